@@ -1,5 +1,6 @@
 import { basename, join, posix } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
+import { API_CODES } from "../config/openapi/api-codes.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { eitherIgnores, IGNORE_FILES, loadIgnoreRules, readIgnoreRules } from "../config/ignore-rules.js";
 import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
@@ -19,7 +20,7 @@ import { type OperationEntry, parseOperationEntry } from "../config/openapi/entr
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
 import { parseSchemaReference } from "../config/openapi/schema-components.js";
 import { parseChannelReference } from "../config/asyncapi/front-matter-channels.js";
-import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecFor } from "../config/openapi/unnamed-spec.js";
+import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecsFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
 import { pagesAt, placePage, unplacePage } from "./page-routes.js";
 import { withBodyKey } from "./body-key.js";
@@ -249,7 +250,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
 
   // Specs named only in page front matter (`openapi: "/api-reference/openapi-ja.json GET /x"`)
   // are mounted, watched and pruned per reader like the ones docs.json names.
-  const frontMatterSpecs = frontMatterSpecsOf(root, pages, ignore);
+  const frontMatterSpecs = frontMatterSpecsOf(root, pages, ignore, new Set(config.specs.filter((s) => s.frontMatter !== true).map((s) => s.source)), diagnostics);
   const specs = [...config.specs.filter((s) => s.frontMatter !== true)];
   for (const source of new Set(frontMatterSpecs.values())) {
     if (!specs.some((s) => s.source === source)) specs.push({ source, remote: false, frontMatter: true });
@@ -803,7 +804,7 @@ function addPage(files: Map<string, SiteFile>, pages: Map<string, Page>, shadowe
  * only files inside the real root count (`statInsideRoot`, as for every read); the repository's
  * spec-like files are listed (the same walk as pages) only when a name is found nowhere else.
  */
-function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, ignore: IgnoreRules): Map<string, string> {
+function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, ignore: IgnoreRules, named: ReadonlySet<string>, diagnostics: Diagnostic[]): Map<string, string> {
   const out = new Map<string, string>();
   let listed: string[] | undefined;
   const lookup: SpecFileLookup = {
@@ -861,8 +862,21 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
   // one restricted pages name would show its operation, and open the whole file, to them.
   const readableBy = (page: Page): RepoSpecText[] => specTexts().filter((f) => namers.get(f.rel)?.some((access) => readersCover(page.file.access, access)) !== false);
   for (const [page, entry] of unnamedOperations) {
-    const spec = unnamedSpecFor(entry, readableBy(page));
-    if (spec !== undefined) out.set(page.path, spec);
+    const holders = unnamedSpecsFor(entry, readableBy(page));
+    const first = holders[0];
+    // A spec docs.json names among them: the API reference's plan chooses among those, and says so.
+    if (first === undefined || holders.some((rel) => named.has(rel))) continue;
+    out.set(page.path, first);
+    if (holders.length > 1) {
+      const label = `${entry.method.toUpperCase()} ${entry.path}`;
+      const listed = holders.slice(0, 3).join(", ") + (holders.length > 3 ? ` and ${holders.length - 3} more` : "");
+      diagnostics.push({
+        severity: "warning",
+        file: page.file.path.slice(1),
+        code: API_CODES.frontMatter,
+        message: `front matter openapi "${page.meta.openapi as string}" names no spec, and ${holders.length} specs have ${label} (${listed}): the page shows ${first}'s, the first by file name, as the hosted platform takes it; name one as "<spec file> ${label}"`,
+      });
+    }
   }
   for (const [page, name] of unnamedSchemas) {
     const spec = unnamedSchemaSpecFor(name, readableBy(page));

@@ -79,16 +79,29 @@ describe("specs docs.json never names", () => {
     );
   });
 
-  it("leave a reference unmatched when several repository specs hold its path", async () => {
+  it("take the first by file name when several repository specs hold the path, and say so (a versioned site's v2 page shows v1's)", async () => {
+    const v1 = { ...agents, servers: [{ url: "https://v1.example.com" }] };
+    const v2 = { ...agents, servers: [{ url: "https://v2.example.com" }] };
     const twice = writeRepo({
-      "docs.json": { name: "Agents", navigation: { pages: ["runs"] } },
-      "runs.mdx": page("Runs", "post /agents/{agent_id}/runs"),
-      "api/agents.json": agents,
-      "api/agents-copy.json": agents,
+      "docs.json": { name: "Agents", navigation: { versions: [{ version: "v1", pages: ["v1/runs"] }, { version: "v2", pages: ["v2/runs"] }] } },
+      "v1/runs.mdx": page("Runs", "post /agents/{agent_id}/runs"),
+      "v2/runs.mdx": page("Runs", "post /agents/{agent_id}/runs"),
+      "v1/openapi.json": v1,
+      "v2/openapi.json": v2,
     });
     const rt = await DocsRuntime.load({ root: twice });
-    expect(lines(rt.site)).toEqual(['runs.mdx warning: front matter openapi "post /agents/{agent_id}/runs" does not match an operation: docs.json references no OpenAPI spec']);
-    await rt.close();
+    try {
+      expect(lines(rt.site)).toEqual(
+        ["v1", "v2"].map(
+          (v) =>
+            `${v}/runs.mdx warning: front matter openapi "post /agents/{agent_id}/runs" names no spec, and 2 specs have POST /agents/{agent_id}/runs (v1/openapi.json, v2/openapi.json): the page shows v1/openapi.json's, the first by file name, as the hosted platform takes it; name one as "<spec file> POST /agents/{agent_id}/runs"`,
+        ),
+      );
+      const shell = rt.readerState(localContext()).shell;
+      for (const v of ["v1", "v2"]) expect((await shell.run(`grep 'Base URL' /${v}/runs.mdx`)).stdout).toBe("**Base URL:** `https://v1.example.com`\n");
+    } finally {
+      await rt.close();
+    }
   });
 });
 

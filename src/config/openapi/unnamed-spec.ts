@@ -13,13 +13,17 @@ export interface RepoSpecText {
  * against all of them, so a site may name no spec anywhere. Found here from the text alone
  * (parsing every JSON and YAML file of a repository to look for one operation would cost more
  * than loading the site): an OpenAPI document (an `openapi` key) that holds the path as a key,
- * or for a webhook the webhook's name under `webhooks`. Exactly one such file, or undefined: with
- * several, the page must name one, as the platform's own rule says, and matching then explains.
+ * or for a webhook the webhook's name under `webhooks`. Every such file, by file name: with
+ * several, the platform's rule for a page naming no spec ("the first match wins based on
+ * alphabetical filename order") takes the first, and the load says so (a versioned site's v2 page
+ * shows v1's operation: the author names the file to choose).
  */
-export function unnamedSpecFor(entry: OperationEntry, files: readonly RepoSpecText[]): string | undefined {
+export function unnamedSpecsFor(entry: OperationEntry, files: readonly RepoSpecText[]): string[] {
   const path = entry.method.toUpperCase() === "WEBHOOK" ? entry.path : normalizeOperationPath(entry.path);
-  const found = files.filter((f) => OPENAPI_KEY_RE.test(f.text.slice(0, SNIFF_CHARS)) && holdsKey(f.text, path));
-  return found.length === 1 ? found[0]?.rel : undefined;
+  return files
+    .filter((f) => OPENAPI_KEY_RE.test(f.text.slice(0, SNIFF_CHARS)) && holdsKey(f.text, path))
+    .map((f) => f.rel)
+    .sort();
 }
 
 /**
