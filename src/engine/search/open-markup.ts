@@ -19,6 +19,8 @@ export class OpenMarkup {
   private braces = 0;
   /** The quote character of an attribute value left open, or "". */
   private quote = "";
+  /** A blank line came inside a tag: the next line says whether the tag goes on. */
+  private blankInTag = false;
 
   /** True while a tag or an expression is open: the next line continues it. */
   get open(): boolean {
@@ -30,14 +32,31 @@ export class OpenMarkup {
     this.inTag = false;
     this.braces = 0;
     this.quote = "";
+    this.blankInTag = false;
+  }
+
+  /**
+   * Whether `line` continues a tag or expression (`open`, read before `advance(line)`). After a
+   * blank line inside a tag, only a line that reads as more of the tag does: an attribute
+   * (`href="/x"`, a lone `defaultOpen`), an expression, or the tag's end (`>`, `/>`). Real
+   * sites leave blank lines among a component's attributes (Story Protocol's cards, and the
+   * platform builds them), while a stray `<` in prose (`a <b`) must not swallow the paragraphs
+   * after it.
+   */
+  openAt(line: string): boolean {
+    if (this.blankInTag && line.trim() !== "") {
+      this.blankInTag = false;
+      if (this.inTag && !ATTRIBUTE_LINE_RE.test(line)) this.reset();
+    }
+    return this.open;
   }
 
   /** Move through one line of prose. */
   advance(line: string): void {
     if (line.trim() === "") {
-      // A tag's attributes do not hold blank lines; a `<` in prose (`a<b`) must not swallow the
-      // paragraphs after it. An expression may (a multi-line object literal), so it stays open.
-      if (this.inTag && this.braces === 0) this.reset();
+      // Whether a tag goes on past a blank line, the next line says (`openAt`). An expression
+      // may hold blank lines (a multi-line object literal), so it stays open.
+      if (this.inTag && this.braces === 0) this.blankInTag = true;
       return;
     }
     // Outside markup only a `<` or a `{` opens anything (a backtick only hides them): most
@@ -75,6 +94,10 @@ export class OpenMarkup {
     }
   }
 }
+
+/** A line that reads as more of a tag: an attribute, alone or with its value, an expression, or
+ *  the tag's end. */
+const ATTRIBUTE_LINE_RE = /^[ \t]*(?:[A-Za-z_:][\w:.-]*[ \t]*(?:=|$|\/?>)|\{|\/?>)/;
 
 /** A letter (a tag name) or `/` (a closing tag). */
 function isTagStart(c: number): boolean {

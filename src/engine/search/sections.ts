@@ -120,7 +120,7 @@ class Chunks {
   push(code: boolean, line: string, card = false): void {
     let l = line;
     if (code) this.markup.reset();
-    else if (this.markup.open) this.markup.advance(line);
+    else if (this.markup.openAt(line)) this.markup.advance(line);
     else {
       const clean = cleanLine(line);
       if (clean === null) return;
@@ -459,7 +459,7 @@ export function toPlainText(mdx: string): string {
   const markup = new OpenMarkup();
   for (const line of mdx.includes("\r") ? mdx.split(/\r?\n/) : mdx.split("\n")) {
     // A line continuing a tag or expression is not Markdown (see `OpenMarkup`).
-    if (markup.open) {
+    if (markup.openAt(line)) {
       markup.advance(line);
       lines.push(line);
       continue;

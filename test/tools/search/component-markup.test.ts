@@ -96,3 +96,25 @@ describe("component markup in text", () => {
     expect(makeSnippet(snippetSource(text, analyzer), new Set(analyzer.termIds("deploy")))).toBe(text.replace(/\s+/g, " "));
   });
 });
+
+/**
+ * Blank lines among a tag's attributes, which real sites leave (Story Protocol's cards, novu's,
+ * lago's: 11 pages of the 45 external sites) and the platform builds: the tag went on being read
+ * as prose after the blank line, its lone `>` as a block quote, and `<Card title="Quickstart"
+ * href="/quickstart" ...` reached snippets. A stray `<` in prose still ends at a blank line when
+ * the next line is prose, not more of a tag.
+ */
+describe("blank lines inside a tag", () => {
+  it("keep the tag whole when the next line reads as more of it, and end a stray < when it does not", () => {
+    const card = ["<CardGroup cols={4}>", "  <Card", '    title="Non-Commercial Social Remixing"', '    href="/concepts/flavors"', '    icon="file"', "    ", "    ", "  >", "    Free remixing with attribution.", "  </Card>", "", "  <Card", '    title="Commercial Use"', "", "    defaultOpen", "", '    href="/concepts/commercial"', "  />", "</CardGroup>"].join("\n");
+    expect(toPlainText(card)).toBe("Non-Commercial Social Remixing\nFree remixing with attribution.\n\nCommercial Use");
+    expect(toPlainText("Use a <b and more\n\n- item one\n- item two\n\nA paragraph.")).toBe("Use a <b and more\n\nitem one\nitem two\n\nA paragraph.");
+  });
+
+  it("leave no markup in the snippet", () => {
+    const site = inlineSite({ "/overview.mdx": `---\ntitle: Overview\n---\n\nRegister terms with a flavor:\n\n${["<Card", '  title="Social Remixing"', '  href="https://example.com/flavors"', "  ", ">", "  Free remixing with attribution.", "</Card>"].join("\n")}\n` });
+    const index = new SearchIndex();
+    index.sync(site);
+    expect(index.search({ query: "remixing attribution", canRead: () => true }).map((h) => [h.page.path, h.snippet])).toEqual([["/overview", "Register terms with a flavor: Social Remixing Free remixing with attribution."]]);
+  });
+});
