@@ -1711,10 +1711,15 @@ export function readerTitle(page: Page): string {
   return readerText(page.title);
 }
 
-/** Front matter text (a title, a description) with its character references decoded. */
+/** Front matter text (a title, a description) with its character references decoded, and its
+ *  line breaks (`<br/>`: descriptions scraped from an API spec hold them, dodo's "...pricing
+ *  tiers.<br/><br/>Note&colon; ...") read as the spaces a reader sees; any other `<...>` stays. */
 function readerText(text: string): string {
-  return text.includes("&") ? decodeHTML(text).replaceAll("\u00a0", " ") : text;
+  const s = text.includes("<") ? text.replace(BREAK_TAG_RE, " ").replace(/ {2,}/g, " ").trim() : text;
+  return s.includes("&") ? decodeHTML(s).replaceAll("\u00a0", " ") : s;
 }
+
+const BREAK_TAG_RE = /\s*<br\s*\/?>\s*/gi;
 
 /** A stand-in for a page the cache did not keep (`restore`): never equal to a loaded page. */
 function gonePage(path: string): Page {

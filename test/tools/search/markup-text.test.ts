@@ -88,3 +88,20 @@ describe("custom heading ids", () => {
     ]);
   });
 });
+
+/**
+ * A description scraped from an API spec holds HTML line breaks and character references (dodo:
+ * "...pricing tiers.<br/><br/>Note&colon; This will use..."): the snippet of a page with no text
+ * of its own is that description, as a reader sees it. Other angle brackets stay (front matter is
+ * not MDX: `Array<string>` is text).
+ */
+describe("a description's line breaks", () => {
+  it("are spaces in the snippet, and Array<string> stays", () => {
+    const site = inlineSite({
+      "/change-plan.mdx": "---\ntitle: Change Plan\ndescription: \"Modify a subscription's plan.<br/><br/>Note&colon; This uses the saved payment method.<BR>Returns Array<string>.\"\n---\n",
+    });
+    const index = new SearchIndex();
+    index.sync(site);
+    expect(index.search({ query: "saved payment method", canRead: () => true }).map((h) => [h.page.path, h.snippet])).toEqual([["/change-plan", "Modify a subscription's plan. Note: This uses the saved payment method. Returns Array<string>."]]);
+  });
+});
