@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderFindings } from "../../src/engine/render/component-findings.js";
 import { renderMarkdown, renderMdx } from "../../src/engine/render/render-mdx.js";
+import { splitSections } from "../../src/engine/search/sections.js";
 
 const html = (source: string): string => renderMdx(source, { filePath: "/guides/page.mdx" }).html;
 
@@ -75,6 +76,24 @@ describe("renderMdx", () => {
       { depth: 2, text: "Set up the CLI", id: "set-up-the-cli" },
       { depth: 2, text: "Set up the CLI", id: "set-up-the-cli-1" },
       { depth: 3, text: "Done", id: "finished" },
+    ]);
+  });
+
+  it("reads a custom id written escaped, as MDX needs it, as search does: the heading's text without it", () => {
+    const body = "## Escaped \\{#esc-id\\}\n\n## Plain {#plainId}\n\n## Escaped \\{#esc-id\\}\n";
+    const r = renderMdx(body, { filePath: "/a.mdx" });
+    expect([r.toc, r.problem]).toEqual([
+      [
+        { depth: 2, text: "Escaped", id: "esc-id" },
+        { depth: 2, text: "Plain", id: "plainId" },
+        { depth: 2, text: "Escaped", id: "esc-id" },
+      ],
+      undefined,
+    ]);
+    expect(splitSections(body).map((s) => [s.heading, s.anchor])).toEqual([
+      ["Escaped", "esc-id"],
+      ["Plain", "plainId"],
+      ["Escaped", "esc-id"],
     ]);
   });
 

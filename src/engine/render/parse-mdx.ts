@@ -5,6 +5,7 @@ import remarkParse from "remark-parse";
 import { unified } from "unified";
 import { VFileMessage } from "vfile-message";
 import { LIMITS } from "../../limits.js";
+import { customHeadingId } from "../search/heading-line.js";
 import { costlyMarkup } from "../../config/markup-cost.js";
 import { deepMarkup } from "../../config/markup-depth.js";
 import { blankHidden } from "../../config/visibility.js";
@@ -85,8 +86,8 @@ export function parseMarkdown(source: string): Root {
   return MARKDOWN.parse(source);
 }
 
-/** `## Title {#custom-id}` at the end of a heading line, outside fenced code. */
-const HEADING_ID_RE = /^( {0,3}#{1,6}[ \t].*?)[ \t]*\{#([^{}\s]+)\}[ \t]*$/;
+/** A heading line (whose end may hold `{#custom-id}`). */
+const HEADING_START_RE = /^ {0,3}#{1,6}[ \t]/;
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
@@ -108,14 +109,14 @@ export function escapeHeadingIds(text: string): string {
         return line;
       }
       if (fence !== undefined) return line;
-      const m = HEADING_ID_RE.exec(line);
-      return m === null ? line : `${m[1] as string} \\{#${m[2] as string}\\}`;
+      if (!HEADING_START_RE.test(line)) return line;
+      const heading = customHeadingId(line);
+      return heading.id === undefined ? line : `${heading.text} \\{#${heading.id}\\}`;
     })
     .join("\n");
 }
 
-/** A heading's text without its custom id, and the id (`Workspace {#workspace}`). */
-export function headingId(text: string): { text: string; id?: string } {
-  const m = /^(.*?)[ \t]*\{#([^{}\s]+)\}$/.exec(text);
-  return m === null ? { text } : { text: m[1] as string, id: m[2] as string };
+/** A heading's text without its custom id, and the id (`Workspace {#workspace}`), as search reads it. */
+export function headingId(text: string): { readonly text: string; readonly id?: string } {
+  return customHeadingId(text);
 }

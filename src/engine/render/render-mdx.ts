@@ -6,6 +6,7 @@ import type { Code, Heading, Paragraph, PhrasingContent } from "mdast";
 import type { MdxFlowExpression, MdxTextExpression } from "mdast-util-mdx-expression";
 import { defaultHandlers, type Handlers, type State, toHast } from "mdast-util-to-hast";
 import { blankHidden } from "../../config/visibility.js";
+import { customHeadingId, headingLine } from "../search/heading-line.js";
 import { slugify, toPlainText } from "../search/sections.js";
 import { codeBlock } from "./code-block.js";
 import { COMPONENTS } from "./components/index.js";
@@ -176,9 +177,10 @@ function anchorOf(source: string, node: Heading, children: readonly ElementConte
   const start = node.position?.start.offset;
   const end = node.position?.end.offset;
   const line = start !== undefined && end !== undefined ? source.slice(start, end) : "";
-  const atx = /^[ \t]*#{1,6}[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
-  // The text as written (custom-id braces unescaped), as search reads it; a setext heading by its text.
-  const slug = slugify(atx !== null ? toPlainText((atx[1] as string).replace(/\\\{#([^{}\s]+)\\\}$/, "{#$1}")) : textOf(children));
+  // Read as search reads it (`headingLine`, linear: a pattern here re-read runs of spaces), its
+  // custom id left out; a setext heading by its text.
+  const atx = headingLine(line) ?? headingLine(line, true);
+  const slug = slugify(atx !== null ? toPlainText(customHeadingId(atx.text).text) : textOf(children));
   const n = used.get(slug) ?? 0;
   used.set(slug, n + 1);
   return n === 0 ? slug : `${slug}-${n}`;

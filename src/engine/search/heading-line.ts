@@ -31,3 +31,29 @@ export function headingLine(line: string, indented = false): { hashes: string; t
   }
   return { hashes, text: line.slice(start, end) };
 }
+
+/**
+ * A heading's text without its custom id, and the id: `Options {#config}`, or escaped as MDX needs
+ * it, `Options \{#config\}` (the platform's custom heading ids, casing kept). Search's anchors and
+ * the page's renderer read it here alike, so every anchor search gives lands on the heading. Read
+ * from the end by hand: a pattern trying the spaces before `{#` at every start re-read a run of
+ * them (160,000 spaces in one heading held every caller 29 s; adversary, 2026-12-05).
+ */
+export function customHeadingId(text: string): { readonly text: string; readonly id?: string } {
+  let end = text.length;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+  if (end === 0 || text.charCodeAt(end - 1) !== 125 /* } */) return { text };
+  let close = end - 1;
+  if (close > 0 && text.charCodeAt(close - 1) === 92 /* \ */) close--;
+  const open = text.lastIndexOf("{#", close - 2);
+  if (open === -1) return { text };
+  const id = text.slice(open + 2, close);
+  if (id === "" || !ID_RE.test(id)) return { text };
+  let cut = open;
+  if (cut > 0 && text.charCodeAt(cut - 1) === 92) cut--;
+  while (cut > 0 && isSpace(text.charCodeAt(cut - 1))) cut--;
+  return { text: text.slice(0, cut), id };
+}
+
+/** An id: no space, brace or backslash. */
+const ID_RE = /^[^{}\s\\]+$/;

@@ -1,8 +1,8 @@
 import { decodeHTML } from "entities";
-import { headingLine } from "./heading-line.js";
 import { fillCodeSpans, holeCodeSpans } from "./code-span-holes.js";
 import { linkTexts } from "./link-texts.js";
 import { VisibilityLines } from "../../config/visibility.js";
+import { customHeadingId, headingLine } from "./heading-line.js";
 import { OpenMarkup } from "./open-markup.js";
 import { BraceMatches, CodeSpans, openingRun } from "./text-scan.js";
 
@@ -348,8 +348,15 @@ export function sectionText(body: string, start: number, end: number): string {
 
 /** The text, prose and code of the part of `body` at `[start, end)`, as `splitSections` gives them. */
 export function sectionParts(body: string, start: number, end: number): { text: string; prose: string; code: string } {
+  return normalParts(normalizeNewlines(body), start, end);
+}
+
+/** `sectionParts` of a body whose line endings are normalised already: a page split into many
+ *  units (a long table's rows) tested the whole page for `\r` at each (adversary, 2026-12-05: a
+ *  2 MB table held every caller 48 s at a save). */
+export function normalParts(normal: string, start: number, end: number): { text: string; prose: string; code: string } {
   const chunks = new Chunks();
-  const lines = normalizeNewlines(body).slice(start, end).split("\n");
+  const lines = normal.slice(start, end).split("\n");
   const cards = lines.some((l) => l.includes("<Card")) ? linkCardLines(lines) : undefined;
   forEachContentLine(lines, (line, code, offset) => chunks.push(code, line, cards?.has(offset) === true));
   return chunks.render();
@@ -408,17 +415,6 @@ function firstNonBlank(line: string): number {
 }
 
 const ASCII_RE = /^[\x00-\x7f]*$/;
-
-/** `## Options {#config}`, or escaped as MDX needs it, `\\{#config\\}`: the platform's custom heading id. */
-const CUSTOM_ID_RE = /[ \t]*\\?\{#([^{}\s\\]+)\\?\}$/;
-
-/** A heading's text without its custom id, and the id (the anchor the platform gives the heading,
- *  casing kept), as the page's renderer reads it (`headingId`). */
-export function customHeadingId(text: string): { readonly text: string; readonly id?: string } {
-  if (!text.endsWith("}")) return { text };
-  const m = CUSTOM_ID_RE.exec(text);
-  return m === null ? { text } : { text: text.slice(0, m.index), id: m[1] as string };
-}
 
 /** The anchor a docs site gives a heading: lowercase, spaces to dashes, punctuation dropped. */
 export function slugify(heading: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SearchIndex } from "../../../src/engine/search/search-index.js";
+import { customHeadingId } from "../../../src/engine/search/heading-line.js";
 import { splitSections, toPlainText } from "../../../src/engine/search/sections.js";
 import { inlineSite } from "./inline-site.js";
 
@@ -103,5 +104,16 @@ describe("a description's line breaks", () => {
     const index = new SearchIndex();
     index.sync(site);
     expect(index.search({ query: "saved payment method", canRead: () => true }).map((h) => [h.page.path, h.snippet])).toEqual([["/change-plan", "Modify a subscription's plan. Note: This uses the saved payment method. Returns Array<string>."]]);
+  });
+});
+
+describe("custom heading ids, read in one pass", () => {
+  it("read a heading of a million spaces before its last brace at once (a pattern re-read the run at every start)", () => {
+    const spaces = " ".repeat(1_000_000);
+    expect(customHeadingId(`a${spaces}x}`)).toEqual({ text: `a${spaces}x}` });
+    expect(customHeadingId(`a${spaces}{#id}`)).toEqual({ text: "a", id: "id" });
+    expect(customHeadingId(`a${spaces}\\{#id\\}${spaces}`)).toEqual({ text: "a", id: "id" });
+    expect(customHeadingId("a {#}")).toEqual({ text: "a {#}" });
+    expect(customHeadingId("a {#x\\y}")).toEqual({ text: "a {#x\\y}" });
   });
 });
