@@ -90,19 +90,44 @@ function cjkParts(out: string[], token: string): void {
       continue;
     }
     const run = m[0];
-    for (const seg of run.length <= SEGMENT_WINDOW ? wordSegmenter().segment(run) : cjkSegments(run)) {
-      if (seg.isWordLike !== true) continue;
-      const word = [...seg.segment];
+    for (const segment of run.length <= SHORT_RUN ? shortRunWords(run) : wordsOf(run)) {
+      const word = [...segment];
       if (word.length === 1) {
-        if (!HIRAGANA_RE.test(seg.segment)) out.push(seg.segment);
+        if (!HIRAGANA_RE.test(segment)) out.push(segment);
         continue;
       }
-      out.push(seg.segment);
-      const bare = HANGUL_RE.test(seg.segment) ? koreanStem(seg.segment) : undefined;
+      out.push(segment);
+      const bare = HANGUL_RE.test(segment) ? koreanStem(segment) : undefined;
       if (bare !== undefined) out.push(bare);
       if (word.length >= 3) for (let i = 0; i + 1 < word.length; i++) out.push((word[i] as string) + (word[i + 1] as string));
     }
   }
+}
+
+/** A run's word-like segments. */
+function* wordsOf(run: string): Generator<string> {
+  for (const seg of run.length <= SEGMENT_WINDOW ? wordSegmenter().segment(run) : cjkSegments(run)) if (seg.isWordLike === true) yield seg.segment;
+}
+
+/**
+ * Runs this short are segmented once and remembered: each call of the segmenter costs several
+ * microseconds whatever the run, and a token alternating a kanji with a letter (`漢a漢a...`, a
+ * 2 MB page of it) is half a million one-character runs, which held every caller 5.5 s at a
+ * save (adversary, 2026-12-05). Prose repeats its short runs too.
+ */
+const SHORT_RUN = 8;
+const MAX_SHORT_RUNS = 65_536;
+const shortRuns = new Map<string, readonly string[]>();
+
+function shortRunWords(run: string): readonly string[] {
+  let words = shortRuns.get(run);
+  if (words === undefined) {
+    words = [...wordsOf(run)];
+    // Bounded: a page of distinct short runs starts the table afresh.
+    if (shortRuns.size >= MAX_SHORT_RUNS) shortRuns.clear();
+    shortRuns.set(run, words);
+  }
+  return words;
 }
 
 /**
