@@ -1,4 +1,4 @@
-import { normalizeNewlines, sectionParts, type SplitSection } from "./sections.js";
+import { normalizeNewlines, normalParts, type SplitSection } from "./sections.js";
 
 /** A block of a section whose parts are units of their own: a long table's rows, a reference
  *  list's items. Offsets are into the body with line endings normalised. */
@@ -30,14 +30,14 @@ export function blockUnitsOf(normal: string, sections: readonly SplitSection[], 
     let from = s.start;
     let kept = false;
     const rest = (to: number): void => {
-      const parts = sectionParts(normal, from, Math.max(from, to));
+      const parts = normalParts(normal, from, Math.max(from, to));
       if (parts.text !== "" || (!kept && to >= s.end)) out.push({ ...s, ...parts, start: from, end: Math.max(from, to) });
       kept ||= parts.text !== "";
     };
     for (const b of blocks) {
       rest(b.start);
       for (const u of b.units) {
-        const parts = sectionParts(normal, u.start, u.end);
+        const parts = normalParts(normal, u.start, u.end);
         if (parts.text !== "") out.push({ ...s, ...parts, start: u.start, end: u.end });
       }
       from = b.end;

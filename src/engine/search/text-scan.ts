@@ -129,7 +129,13 @@ export class CodeSpans {
 /** Whether `s[start, end)` holds `needle` (one character) at least `n` times: a native scan that
  *  stops at the `n`th, for look-ups that need that many to find anything. */
 export function holdsAtLeast(s: string, needle: string, start: number, end: number, n: number): boolean {
+  if (n <= 0) return true;
+  // Within the range only: `indexOf` reads on to the end of the text when the needle is not in
+  // it, and a page of many sections (a 2 MB page of headings) was read to its end for each
+  // (adversary, 2026-12-05: every caller held 24 s at a save).
+  const code = needle.charCodeAt(0);
+  const stop = Math.min(end, s.length);
   let found = 0;
-  for (let at = s.indexOf(needle, start); at !== -1 && at < end; at = s.indexOf(needle, at + 1)) if (++found >= n) return true;
-  return n <= 0;
+  for (let at = Math.max(0, start); at < stop; at++) if (s.charCodeAt(at) === code && ++found >= n) return true;
+  return false;
 }
