@@ -322,14 +322,19 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
   }
   // The body's lines: removed, blank, or kept (a line inside an element removed within its
   // lines is kept: its text goes with the element).
+  // Both lists are in order and apart, as the lines are: each is walked once beside them (a test
+  // of every line against every use held every caller 51 s on a 600 KB page of uses; adversary,
+  // 2026-12-05).
   const lines: { start: number; end: number; kind: "removed" | "blank" | "kept" }[] = [];
+  let r = 0;
+  let c = 0;
   for (let at = body; at < text.length; ) {
     const end = Math.min(text.length, lineEndOf(at) + 1);
-    const kind = removed.some((r) => at >= r.start && at < r.end)
-      ? "removed"
-      : /^[ \t\r]*\n?$/.test(text.slice(at, end)) && !inline.some((c) => at > c.start && at < c.end)
-        ? "blank"
-        : "kept";
+    while (r < removed.length && (removed[r] as Range).end <= at) r++;
+    while (c < inline.length && (inline[c] as Range).end <= at) c++;
+    const inRemoved = r < removed.length && (removed[r] as Range).start <= at;
+    const inInline = c < inline.length && (inline[c] as Range).start < at;
+    const kind = inRemoved ? "removed" : /^[ \t\r]*\n?$/.test(text.slice(at, end)) && !inInline ? "blank" : "kept";
     lines.push({ start: at, end, kind });
     at = end;
   }
