@@ -75,10 +75,24 @@ function codeSpans(text: string, bodyStart: number, skipped: readonly Range[]): 
   re.lastIndex = bodyStart;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const at = m.index;
+    if (escapedAt(text, at)) {
+      // A backslash-escaped backtick is text and opens nothing (CommonMark, as MDX reads it): a
+      // run starts after it. Read as an opening, `` \`<Secret />` `` hid the element it holds, and
+      // a reader outside the snippet's groups kept its name (adversary round 43, F4).
+      re.lastIndex = at + 1;
+      continue;
+    }
     if (skipped.some((r) => at >= r.start && at < r.end)) continue;
     out.push({ start: at, end: at + m[0].length });
   }
   return out;
+}
+
+/** Whether the character at `at` follows an odd run of backslashes. */
+function escapedAt(text: string, at: number): boolean {
+  let n = 0;
+  while (at - n - 1 >= 0 && text.charCodeAt(at - n - 1) === 92) n++;
+  return n % 2 === 1;
 }
 
 /** Attributes of the tag `[from, end)` whose expression mentions a name: `icon={Secret}`, `{...Secret}`. */

@@ -164,6 +164,12 @@ describe("removeImports", () => {
     expect(removeImports(text, secret)).toBe(page(["import Kept from '/k.mdx'", "", "# Title", "", "Text with inline and <SecretSauce /> kept.", "", "<Kept />", "", "```", "<Secret />", "```"]));
   });
 
+  it("drops a tag after an escaped backtick, which opens no code span (adversary round 43, F4), and keeps one in a code span", () => {
+    const text = page(["import Secret from '/s.mdx'", "", "Intro.", "", "\\`<Secret />`", "", "a \\\\\\`<Secret />`", "", "In code: `<Secret />`.", "", "Outro."]);
+    const secret = mdxImports(text).filter((i) => i.source === "/s.mdx");
+    expect(removeImports(text, secret)).toBe(page(["Intro.", "", "\\``", "", "a \\\\\\``", "", "In code: `<Secret />`.", "", "Outro."]));
+  });
+
   it("finds every statement of an ESM block: several on a line, trailing comments, a block over lines", () => {
     const text = page([
       "import A from './a.mdx'; import Secret from '/s.mdx' // the secret",
