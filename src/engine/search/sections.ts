@@ -534,7 +534,9 @@ export function inlineToPlainText(text: string): string {
   // Inline code is verbatim: taken out while the prose's markup is read, put back at the end.
   const code = holeCodeSpans(s);
   s = linkTexts(code.text);
-  if (s.includes("`") || s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(/`+|\*\*|__|~~/g, "");
+  // An escape is read as one token here, so that `\**x**` keeps its escaped star and `\``
+  // its backtick (taken as emphasis or code, the backslash was left before the next letter).
+  if (s.includes("`") || s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(MARKUP_RE, "$1");
   if (s.includes("\\")) s = s.replace(ESCAPE_RE, "$1");
   // Character references as a reader sees them (`&#x5F;meta` is `_meta`, `&nbsp;` a space):
   // after the tags are gone, so a decoded `&lt;Tag&gt;` stays text.
@@ -612,8 +614,12 @@ function isEscaped(s: string, at: number): boolean {
 }
 
 /** A backslash before ASCII punctuation: CommonMark's escape, the character as the reader sees it
- *  (`2\. Create`, `wombat\_fallback`, `\{#id\}`). */
-const ESCAPE_RE = /\\([!-/:-@[-`{-~])/g;
+ *  (`2\. Create`, `wombat\_fallback`, `\{#id\}`); one at a line's end: a hard line break. */
+const ESCAPE_RE = /\\([!-/:-@[-`{-~])|\\(?=\r?\n)/g;
+
+/** Strong emphasis, strikethrough and backticks a reader does not see, and escapes kept whole
+ *  (`$1`) for `ESCAPE_RE` to read. */
+const MARKUP_RE = /(\\[!-/:-@[-`{-~])|`+|\*\*|__|~~/g;
 
 /** Position of the next `<`, `{` or backtick at or after `from`, or -1. */
 function nextSpecial(s: string, from: number): number {

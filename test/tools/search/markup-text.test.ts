@@ -61,6 +61,12 @@ describe("backslash escapes", () => {
     expect(toPlainText("\\*\\*not bold\\*\\* and a\\b")).toBe("**not bold** and a\\b");
   });
 
+  it("keep the escaped character beside markup, and a backslash at a line's end is a line break", () => {
+    // Read after the markup was taken out, `\**x**` and `\`` left a backslash before the next letter.
+    expect(toPlainText("Use \\**bold** here, keep \\` tick, x \\~~y~~")).toBe("Use **bold here, keep ` tick, x ~~y");
+    expect(toPlainText("first line\\\nsecond line\\\r\nthird, C:\\\\\nfourth")).toBe("first line\nsecond line\nthird, C:\\\nfourth");
+  });
+
   it("leave no backslash in a section's heading, its text or the snippet", () => {
     const body = "## 2\\. Create Fallback Configs\n\nRoute to wombat\\_fallback when the primary model fails.\n\n```sh\necho 1\\. a\\_b\n```\n";
     expect(splitSections(body).map((s) => [s.heading, s.anchor, s.text])).toEqual([["2. Create Fallback Configs", "2-create-fallback-configs", "Route to wombat_fallback when the primary model fails.\necho 1\\. a\\_b"]]);
