@@ -63,11 +63,24 @@ export function isIndexed(site: Site, page: Page): boolean {
   return placement.unsearchable !== true;
 }
 
-/** The public link of a page: `{docs_url}/guides/setup`; `index` pages link to their folder. */
+/** The public link of a page: `{docs_url}/guides/setup`; `index` pages link to their folder. A
+ *  character a URL's path may not hold as written (a space, `#`, `?`) is percent-encoded; letters
+ *  of any script stay as written, as browsers show them. */
 export function pageUrl(baseUrl: string, pagePath: string): string {
   const base = baseUrl.replace(/\/+$/, "");
   let p = pagePath;
   if (p === "/index") p = "/";
   else if (p.endsWith("/index")) p = p.slice(0, -"/index".length);
-  return `${base}${p}`;
+  return `${base}${p.replace(PATH_ENCODED_RE, encodeURIComponent)}`;
 }
+
+/** A page's link to one of its sections: `pageUrl` and `#anchor`, the anchor's characters a
+ *  fragment may not hold as written percent-encoded (a custom id is written by hand). */
+export function sectionUrl(baseUrl: string, pagePath: string, anchor: string): string {
+  return anchor === "" ? pageUrl(baseUrl, pagePath) : `${pageUrl(baseUrl, pagePath)}#${anchor.replace(FRAGMENT_ENCODED_RE, encodeURIComponent)}`;
+}
+
+/** WHATWG URL's fragment percent-encode set (controls, space, `"`, `<`, `>`, backtick), and `%`
+ *  itself so that what is written is what the link says; the path's set adds `#`, `?`, `{`, `}`. */
+const FRAGMENT_ENCODED_RE = /[\u0000-\u0020"<>`%\u007f]/g;
+const PATH_ENCODED_RE = /[\u0000-\u0020"<>`%#?{}\u007f]/g;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LIMITS } from "../../limits.js";
 import type { PagePlacement } from "../../config/site-config.js";
 import type { SiteOutline } from "../../vfs/outline.js";
-import { pageUrl } from "../../vfs/site.js";
+import { pageUrl, sectionUrl } from "../../vfs/site.js";
 import { versionList } from "../instructions.js";
 import { resolveLanguage, resolveVersion } from "../search/scope.js";
 import { type SearchHit, readerTitle } from "../search/search-index.js";
@@ -125,7 +125,7 @@ export async function searchAnswer(context: DocsContext, input: SearchInput): Pr
 /** The results of a list of hits. */
 function resultsOf(hits: readonly SearchHit[], base: string): readonly SearchResult[] {
   return hits.map((h): SearchResult => {
-    const url = pageUrl(base, h.page.path) + (h.section.anchor !== "" ? `#${h.section.anchor}` : "");
+    const url = sectionUrl(base, h.page.path, h.section.anchor);
     const others = h.otherVersions.map((t) => ({
       versions: [...(t.placement?.versions ?? [])],
       ...(t.placement?.products !== undefined ? { products: [...t.placement.products] } : {}),
