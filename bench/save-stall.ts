@@ -3,9 +3,10 @@
  * with the official SDK client, save PAGE_KIND text of N characters as a page in the navigation,
  * and ping without pause until a search finds the page's marker word; prints the longest ping and
  * how long the page took to be searchable. Kinds: `kanji` (one unbroken run of kanji, no
- * punctuation: the segmenter's worst case), `prose` (Japanese sentences with their punctuation).
+ * punctuation: the segmenter's worst case), `prose` (Japanese sentences with their punctuation),
+ * `table` (a Markdown table of N characters), `list` (a bulleted list), `headings` (short sections).
  *
- *   npx tsx bench/save-stall.ts [kanji|prose] [N] [--bin path/to/bin/svc-mcp.js]
+ *   npx tsx bench/save-stall.ts [kanji|prose|table|list|headings] [N] [--bin path/to/bin/svc-mcp.js]
  */
 import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,7 +30,27 @@ function kanji(length: number): string {
   return text;
 }
 const PROSE = "東京都に住んでいる私は毎日電車で会社に通っています。ナレッジベースを作成してからドキュメントをアップロードします。";
-const body = kind === "prose" ? PROSE.repeat(Math.ceil(n / PROSE.length)).slice(0, n) : kanji(n);
+/** `line(i)` repeated until the text has `length` characters (whole lines). */
+function lines(length: number, line: (i: number) => string, head = ""): string {
+  const out = [head];
+  let chars = head.length;
+  for (let i = 0; chars < length; i++) {
+    const l = line(i);
+    out.push(l);
+    chars += l.length + 1;
+  }
+  return out.join("\n");
+}
+const SHAPES: Record<string, (length: number) => string> = {
+  kanji,
+  prose: (length) => PROSE.repeat(Math.ceil(length / PROSE.length)).slice(0, length),
+  table: (length) => lines(length, (i) => `| row${i} | value ${i * 7} | the ${i % 13} column of text |`, "| Name | Value | Notes |\n| --- | --- | --- |"),
+  list: (length) => lines(length, (i) => `- item ${i}: configure option${i % 97} for the bucket`),
+  headings: (length) => lines(length, (i) => `## Section ${i}\n\nText of section ${i} about option${i % 89}.\n`),
+};
+const shape = SHAPES[kind];
+if (shape === undefined) throw new Error(`unknown kind ${kind}: one of ${Object.keys(SHAPES).join(", ")}`);
+const body = shape(n);
 
 const root = mkdtempSync(join(tmpdir(), "save-stall-"));
 cpSync(new URL("../fixtures/demo", import.meta.url).pathname, root, { recursive: true });

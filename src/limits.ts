@@ -228,6 +228,10 @@ export const LIMITS = {
      *  has 1,411 distinct texts, fewer than `analysisWorkersFrom`, but 12 M characters whose
      *  analysis was ~1.2 s of its start's main thread (issue 22); spree's 5.5 M stay on it. */
     analysisWorkersFromChars: 8_000_000,
+    /** Characters of saved pages from which their analysis is made in a worker thread while the
+     *  last snapshot serves (`DocsRuntime.analyseSaved`): ~1.4 ms of the answering thread per
+     *  1,000 characters otherwise; a worker's start costs tens of milliseconds of wait. */
+    savedAnalysisFromChars: 256_000,
     /** Analysis workers at most, whatever the cores (each holds its own vocabulary). */
     analysisWorkersMax: 4,
     /** Bodies a worker is sent at once (one message each way), and how many may be analysed

@@ -170,6 +170,10 @@ interface PendingSave {
 export class DocsRuntime {
   private loaded: LoadedSite;
   private index: SearchIndex;
+  /** A save's analysis in workers, while it is awaited (`analyseSaved`): `close` ends it. */
+  private savedFeed: AnalysisFeed | undefined;
+  /** Saved pages whose analysis a worker made (`analyseSaved`), since the start. */
+  private savedInWorkers = 0;
   /** What the start took from the persistent cache, until the initial index build uses it. */
   private cached: CachedSite | undefined;
   /** The persistent cache's write due or under way (`save`), until it ends. */
@@ -534,6 +538,12 @@ export class DocsRuntime {
     return this.built;
   }
 
+  /** Saved pages whose analysis was made in a worker thread, not on the thread answering
+   *  callers (`analyseSaved`), since the start. */
+  get savedAnalysedInWorkers(): number {
+    return this.savedInWorkers;
+  }
+
   /** Whether the initial search index is complete. */
   get indexReady(): boolean {
     return this.indexComplete;
@@ -718,26 +728,64 @@ export class DocsRuntime {
       this.pendingPaths = new Set();
       const previous = this.site;
       const previousNames = this.names;
+      let loaded: LoadedSite;
       try {
-        this.loaded = await reloadSite(this.loaded, batch, this.log);
+        loaded = await reloadSite(this.loaded, batch, this.log);
       } catch (error) {
         // A reload bug must not take the server down: keep serving the last good snapshot.
         this.log(`error: reload failed, still serving the previous version: ${(error as Error).message}`);
         return;
       }
+      // The saved pages analysed on another core while this snapshot keeps serving (the site and
+      // its index are replaced together, after it).
+      const feed = loaded.site === previous ? undefined : await this.analyseSaved(loaded.site);
+      if (this.closed) {
+        feed?.close();
+        return;
+      }
+      this.loaded = loaded;
       if (this.loaded.site === previous) return;
       this.watcher?.watchConfigFiles(this.loaded.configFiles);
-      this.publish(previous, previousNames, this.site.diagnostics.filter((d) => batch.includes(d.file) || d.file === "docs.json"));
+      this.publish(previous, previousNames, this.site.diagnostics.filter((d) => batch.includes(d.file) || d.file === "docs.json"), feed);
       // docs.json may now name a remote spec: fetch it too (in the background).
       void this.fetchPendingRemote();
     });
     return this.queue;
   }
 
-  /** After a new snapshot: index it, drop per-reader views, tell subscribers. */
-  private publish(previous: Site, previousNames: ToolNames, diagnostics: readonly Diagnostic[]): void {
+  /**
+   * The analysis of saved pages (split, tokenize: `AnalysisFeed`) made in a worker thread, for a
+   * save whose changed pages hold `LIMITS.search.savedAnalysisFromChars` characters or more:
+   * resolves once every analysis sent has come, and the sync that follows takes them. Made on
+   * this thread, a 2 MB page's analysis held every caller ~1.4-2.7 s per save (2026-12-05). At most
+   * `analysisAhead` bodies go (a branch switch's thousands of pages: the rest on this thread, as
+   * before); none on one core, or before the first index is built (it analyses the new site).
+   */
+  private async analyseSaved(site: Site): Promise<AnalysisFeed | undefined> {
+    if (!this.indexComplete || availableParallelism() < 2) return undefined;
+    const { savedAnalysisFromChars, analysisAhead } = LIMITS.search;
+    const bodies = this.index.bodiesToAnalyse(site).slice(0, analysisAhead);
+    let chars = 0;
+    for (const body of bodies) chars += body.chars;
+    if (chars < savedAnalysisFromChars) return undefined;
+    const workers = Math.min(analysisWorkers(availableParallelism(), bodies.length, site.pages.size), bodies.length);
+    const feed = new AnalysisFeed(bodies, workers, this.log);
+    this.savedFeed = feed;
+    try {
+      for (const body of bodies) await feed.arriving(body.key, body.api);
+    } finally {
+      this.savedFeed = undefined;
+    }
+    return feed;
+  }
+
+  /** After a new snapshot: index it (with the analyses `feed` made, if any), drop per-reader
+   *  views, tell subscribers. */
+  private publish(previous: Site, previousNames: ToolNames, diagnostics: readonly Diagnostic[], feed?: AnalysisFeed): void {
     // Before the initial build has started there is nothing to update: it indexes the new site.
-    if (this.indexing !== undefined) this.index.sync(this.site);
+    if (this.indexing !== undefined) this.index.sync(this.site, feed);
+    feed?.close();
+    this.savedInWorkers += feed?.delivered ?? 0;
     this.snapshot++;
     this.readers = new Map();
     this.shellHost?.prepare(this.site);
@@ -884,6 +932,8 @@ export class DocsRuntime {
   /** Stop watching, abort remote downloads, and wait for a reload in progress. */
   async close(): Promise<void> {
     this.closed = true;
+    // A save's analysis under way ends now (the reload waiting for it is dropped).
+    this.savedFeed?.close();
     // Closed before its build took the analysis begun during the load: its workers end now.
     this.duringLoad?.close();
     this.duringLoad = undefined;

@@ -105,6 +105,8 @@ export class AnalysisFeed {
   /** Whether the build has listed its bodies (`plan`): until then nothing holds the window. */
   private planned: boolean;
   private closed = false;
+  /** Analyses a worker made that were taken (`take`): the rest were made where they were indexed. */
+  delivered = 0;
 
   /** A feed for a build: `items` in its order, analysed ahead of it by `workers` workers. */
   constructor(
@@ -191,6 +193,7 @@ export class AnalysisFeed {
     if (body === undefined) return undefined;
     (this.known[api ? 1 : 0] as Map<BodyKey, Body>).delete(key);
     const made = body.made;
+    if (made !== undefined) this.delivered++;
     body.made = undefined;
     // Not sent now, nor kept when it comes: the index's thread has made it.
     if (body.state !== "arrived") body.state = "failed";

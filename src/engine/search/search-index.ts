@@ -417,10 +417,11 @@ export class SearchIndex {
 
   /**
    * Bring the index in line with a site: add new or changed pages, drop removed ones. A page
-   * whose object and placement are unchanged is not touched.
+   * whose object and placement are unchanged is not touched. `feed`: analyses made in workers.
    */
-  sync(site: Site): { added: number; removed: number } {
-    const steps = this.syncSteps(site);
+  sync(site: Site, feed?: AnalysisFeed): { added: number; removed: number } {
+    // Promises a step yields are not waited for: what `feed` has not made is made here.
+    const steps = this.syncSteps(site, feed);
     let step = steps.next();
     while (step.done !== true) step = steps.next();
     return step.value;
