@@ -11,9 +11,9 @@ describe("inline code in search text", () => {
 
   it("reads spans as CommonMark does: one space off each end, line endings as spaces, an escaped backtick opens nothing", () => {
     expect(inlineToPlainText("`` `id` `` and ` b ` and `  ``  ` and ``\nfoo\nbar\n``.")).toEqual("`id` and b and  ``  and foo bar.");
-    // A backslash before a backtick makes it text (the prose's, which goes); in a span a backslash
-    // is text; an escaped backslash in prose is one backslash.
-    expect(["\\`not [code](/x)\\`", "\\``[code](/x)`", "`foo\\`[bar](/x)`", "\\\\`[y](/x)`"].map(inlineToPlainText)).toEqual(["\\not code\\", "\\[code](/x)", "foo\\bar", "\\[y](/x)"]);
+    // A backslash before a backtick makes it text, a backtick the reader sees; in a span a
+    // backslash is text; an escaped backslash in prose is one backslash.
+    expect(["\\`not [code](/x)\\`", "\\``[code](/x)`", "`foo\\`[bar](/x)`", "\\\\`[y](/x)`"].map(inlineToPlainText)).toEqual(["`not code`", "`[code](/x)", "foo\\bar", "\\[y](/x)"]);
   });
 
   it("still reads links, images, reference links and emphasis outside code, also around code", () => {
