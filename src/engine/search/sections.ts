@@ -537,6 +537,7 @@ export function inlineToPlainText(text: string): string {
   // An escape is read as one token here, so that `\**x**` keeps its escaped star and `\``
   // its backtick (taken as emphasis or code, the backslash was left before the next letter).
   if (s.includes("`") || s.includes("**") || s.includes("__") || s.includes("~~")) s = s.replace(MARKUP_RE, "$1");
+  if (s.includes("*") || s.includes("_")) s = withoutEmphasis(s);
   if (s.includes("\\")) s = s.replace(ESCAPE_RE, "$1");
   // Character references as a reader sees them (`&#x5F;meta` is `_meta`, `&nbsp;` a space):
   // after the tags are gone, so a decoded `&lt;Tag&gt;` stays text.
@@ -616,6 +617,57 @@ function isEscaped(s: string, at: number): boolean {
 /** A backslash before ASCII punctuation: CommonMark's escape, the character as the reader sees it
  *  (`2\. Create`, `wombat\_fallback`, `\{#id\}`); one at a line's end: a hard line break. */
 const ESCAPE_RE = /\\([!-/:-@[-`{-~])|\\(?=\r?\n)/g;
+
+/**
+ * `s` without the marks of emphasis by one `*` or `_` (`*Note:*`, `_some_`), paired as CommonMark
+ * pairs them on a line: an opening mark before no space and not after a letter or digit, a
+ * closing one after no space and before no letter or digit, each closing the nearest open mark of
+ * its kind. So `snake_case_name`, `2*3*4`, `*.mdx` and `a * b` stay as written; `*` may stand
+ * beside CJK text (`日本*強調*です`), where CommonMark reads it as emphasis too. By hand, once
+ * over the text: a pattern trying each opening mark to the line's end re-read a line of marks
+ * that never close for each of them.
+ */
+function withoutEmphasis(s: string): string {
+  const cut: number[] = [];
+  const open: [number[], number[]] = [[], []];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 10) {
+      open[0].length = 0;
+      open[1].length = 0;
+      continue;
+    }
+    if (c !== 42 && c !== 95) continue;
+    const prev = i > 0 ? (s[i - 1] as string) : " ";
+    const next = i + 1 < s.length ? (s[i + 1] as string) : " ";
+    // Runs of two or more are strong emphasis or rules (`MARKUP_RE`), an escaped mark is text.
+    if (prev === "*" || prev === "_" || next === "*" || next === "_" || isEscaped(s, i)) continue;
+    const marks = open[c === 42 ? 0 : 1];
+    if (!SPACE_RE.test(prev) && !wordBeside(next, c) && marks.length > 0) {
+      cut.push(marks.pop() as number, i);
+      continue;
+    }
+    if (!SPACE_RE.test(next) && !wordBeside(prev, c)) marks.push(i);
+  }
+  if (cut.length === 0) return s;
+  cut.sort((a, b) => a - b);
+  let out = "";
+  let from = 0;
+  for (const at of cut) {
+    out += s.slice(from, at);
+    from = at + 1;
+  }
+  return out + s.slice(from);
+}
+
+/** Whether `ch` beside an emphasis mark makes it intraword, no emphasis: a letter or digit, but
+ *  for `*` not a CJK one. */
+function wordBeside(ch: string, mark: number): boolean {
+  return WORD_RE.test(ch) && !(mark === 42 && CJK_RE.test(ch));
+}
+const SPACE_RE = /\s/;
+const WORD_RE = /[\p{L}\p{N}]/u;
+const CJK_RE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
 
 /** Strong emphasis, strikethrough and backticks a reader does not see, and escapes kept whole
  *  (`$1`) for `ESCAPE_RE` to read. */

@@ -84,6 +84,24 @@ describe("backslash escapes", () => {
  * to `#config`, not to the slug of the text. The slug is counted all the same (a later `## Options`
  * is `options-1`, as the renderer has it).
  */
+/**
+ * Emphasis by one `*` or `_` reached snippets as written (polar's "ingest _some_ events", a new
+ * site of 2026-12-05); it is paired as CommonMark pairs it, so what is no emphasis stays.
+ */
+describe("emphasis by one mark", () => {
+  it("is read without its marks, nested or beside CJK text, and intraword underscores, products and globs stay", () => {
+    expect(toPlainText("*Note:* ingest _some_ events (*all*), *one *two* three*, 日本*強調*です.")).toBe("Note: ingest some events (all), one two three, 日本強調です.");
+    expect(toPlainText("snake_case_name, 2*3*4, *.mdx and *.ts, a * b * c, x_y_ z, \\*lit\\* and _open only")).toBe("snake_case_name, 2*3*4, *.mdx and *.ts, a * b * c, x_y_ z, *lit* and _open only");
+    // A mark pairs on its line only.
+    expect(toPlainText("an *open\nand closed* later")).toBe("an *open\nand closed* later");
+  });
+
+  it("leaves a line of marks that never close as written", () => {
+    const line = "_a ".repeat(200_000);
+    expect(toPlainText(line)).toBe(line.trim());
+  });
+});
+
 describe("custom heading ids", () => {
   it("are the section's anchor, casing kept, and not its text", () => {
     const body = "## Options {#config}\n\nA.\n\n### Memory & embedder config \\{#memoryEmbedderConfig\\}\n\nB.\n\n## Options\n\nC.\n\n## Set {x} here\n\nD.\n";
