@@ -757,14 +757,15 @@ export class DocsRuntime {
    * The analysis of saved pages (split, tokenize: `AnalysisFeed`) made in a worker thread, for a
    * save whose changed pages hold `LIMITS.search.savedAnalysisFromChars` characters or more:
    * resolves once every analysis sent has come, and the sync that follows takes them. Made on
-   * this thread, a 2 MB page's analysis held every caller ~1.4-2.7 s per save (2026-12-05). At most
+   * this thread, a 2 MB page's analysis held every caller ~1.4-2.7 s per save (2026-12-05), and
+   * one inlining four restricted snippets 19 s (its 16 reader variants, adversary). At most
    * `analysisAhead` bodies go (a branch switch's thousands of pages: the rest on this thread, as
    * before); none on one core, or before the first index is built (it analyses the new site).
    */
   private async analyseSaved(site: Site): Promise<AnalysisFeed | undefined> {
     if (!this.indexComplete || availableParallelism() < 2) return undefined;
     const { savedAnalysisFromChars, analysisAhead } = LIMITS.search;
-    const bodies = this.index.bodiesToAnalyse(site).slice(0, analysisAhead);
+    const bodies = this.index.bodiesToAnalyse(site, true).slice(0, analysisAhead);
     let chars = 0;
     for (const body of bodies) chars += body.chars;
     if (chars < savedAnalysisFromChars) return undefined;

@@ -34,7 +34,7 @@ import { type BodyAnalysis, BodyAnalyzer, LocalTerms } from "./body-analysis.js"
 import { makeSnippet, type SnippetSource, snippetSource, TermFlags } from "./snippet.js";
 import { BaseStatistics, type IndexStatistics } from "./statistics.js";
 import { Analyzer } from "./terms.js";
-import { type Condition, pageVariants, pickVariant, readerVariant, type Variant } from "./variants.js";
+import { type Condition, type PageVariants, pageVariants, pickVariant, readerVariant, type Variant } from "./variants.js";
 import { foldVersionTwins, sketchOf, type TwinInfo, twinInfo, twinRules, versionKey } from "./version-twins.js";
 import { branchesOf, navigationKey, type PreparedReaderState, preparedReaderState, type ReaderBranches, type TwinTable, twinInfoAt, unitsWithKey } from "./prepared-reader.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
@@ -348,6 +348,8 @@ export class SearchIndex {
   /** The pages `bodiesToAnalyse` listed a site's bodies from, for the `syncSteps` of that site
    *  that follows it (a start's build): made once, not twice (25,000 pages of a warm start). */
   private wantedOf: { readonly site: Site; readonly wanted: Map<string, WantedPage> } | undefined;
+  /** The variants `bodiesToAnalyse(site, true)` made of pages inlining snippets, for the sync. */
+  private variantsAhead: { readonly site: Site; readonly variants: Map<Page, PageVariants> } | undefined;
 
   /** Pages whose variants are not all indexed (`ensureVariants`). */
   private readonly open = new Set<IndexedPage>();
@@ -428,22 +430,42 @@ export class SearchIndex {
   }
 
   /** The bodies `syncSteps(site)` will analyse first, in the order it needs them: those whose
-   *  pages inline no snippet (a page that does is analysed as its readers see it). For `feed`. */
-  bodiesToAnalyse(site: Site): BodyToAnalyse[] {
+   *  pages inline no snippet (a page that does is analysed as its readers see it). For `feed`.
+   *  `saved` (a save, the index built): every body the sync will analyse, the pages it re-indexes
+   *  with a changed placement or snippet too, and each reader's variant of a page that inlines
+   *  snippets (its variants are made here, once, and kept for the sync). */
+  bodiesToAnalyse(site: Site, saved = false): BodyToAnalyse[] {
     const out: BodyToAnalyse[] = [];
     const seen = [new Set<BodyKey>(), new Set<BodyKey>()];
     const wanted = this.wantedPages(site);
     this.wantedOf = { site, wanted };
-    for (const [key, { page }] of wanted) {
+    const fileAt = (path: string): SiteFile | undefined => site.files.get(path);
+    const variantsAhead = new Map<Page, PageVariants>();
+    for (const [key, next] of wanted) {
+      const { page } = next;
+      const entry = this.byPath.get(key);
       // A page the index holds as it is now is not indexed again (`syncSteps`).
-      if (this.byPath.get(key)?.page === page) continue;
+      if (saved ? entry !== undefined && unchanged(next, entry, fileAt) : entry?.page === page) continue;
       const api = isApiPage(page);
       const known = seen[api ? 1 : 0] as Set<BodyKey>;
+      if (this.importsOf(page)) {
+        if (!saved) continue;
+        const read = pageVariants(page, fileAt, true);
+        variantsAhead.set(page, read);
+        for (const { expanded } of read.variants) {
+          const body: BodyKey = expanded?.body ?? bodyKeyOf(page);
+          if (known.has(body)) continue;
+          known.add(body);
+          out.push(expanded !== undefined ? { key: body, body: expanded.body, api, chars: expanded.body.length } : bodyToAnalyse(page, body, api));
+        }
+        continue;
+      }
       const body = bodyKeyOf(page);
-      if (known.has(body) || this.importsOf(page)) continue;
+      if (known.has(body)) continue;
       known.add(body);
       out.push(bodyToAnalyse(page, body, api));
     }
+    this.variantsAhead = variantsAhead.size > 0 ? { site, variants: variantsAhead } : undefined;
     return out;
   }
 
@@ -480,6 +502,8 @@ export class SearchIndex {
     this.branched = this.defaultVersion !== undefined || [...config.navPages.values()].some((p) => p.products !== undefined);
     const wanted = this.wantedOf?.site === site ? this.wantedOf.wanted : this.wantedPages(site);
     this.wantedOf = undefined;
+    // Variants made for another site are not this one's.
+    if (this.variantsAhead?.site !== site) this.variantsAhead = undefined;
     const fileAt = (path: string): SiteFile | undefined => site.files.get(path);
     this.fileAt = fileAt;
     let added = 0;
@@ -487,7 +511,7 @@ export class SearchIndex {
     for (const [path, entry] of this.byPath) {
       const next = wanted.get(path);
       // A page is unchanged when its object, its place and the snippets it inlines all are.
-      if (next !== undefined && next.page === entry.page && samePlacement(next.placement, entry.placement) && String(next.above) === String(entry.above) && isCurrent(entry.inlined, fileAt)) {
+      if (next !== undefined && unchanged(next, entry, fileAt)) {
         wanted.delete(path);
         continue;
       }
@@ -549,6 +573,7 @@ export class SearchIndex {
       this.dropVectors();
     }
     this.forgetAnalyses();
+    this.variantsAhead = undefined;
     this.remaining = new Map();
     this.released = new Set();
     this.imports = new Map();
@@ -1391,7 +1416,7 @@ export class SearchIndex {
   /** A page's variants and rules, its sections recorded as boilerplate candidates (`RepeatedSections`):
    *  what indexing it needs the whole site's records for (`syncSteps`). */
   private readPage(key: string, page: Page, placement: PagePlacement | undefined, above: readonly number[], fileAt: (path: string) => SiteFile | undefined): ReadPage {
-    const { variants, uses, missing, complete } = pageVariants(page, fileAt, this.importsOf(page));
+    const { variants, uses, missing, complete } = this.variantsAhead?.variants.get(page) ?? pageVariants(page, fileAt, this.importsOf(page));
     const rule = this.rules.id(page.file.access);
     // Numbered now, after the page's own rule, as when a page was read and indexed at once.
     const conditions = variants.map((v) => v.condition.map((c) => ({ rule: this.rules.id(c.access), readable: c.readable })));
@@ -1786,3 +1811,9 @@ const ACTION_VERBS = ["create", "add", "delete", "remove", "cancel", "update", "
  * first long question grew by doubling to 64 MB, 0.15 s of that search on this machine.
  */
 const PRESIZED_QUESTION_TERMS = 16;
+
+/** Whether an indexed page is as the site has it now: its object, its place and the snippets it
+ *  inlines all are (`syncSteps` leaves it as indexed). */
+function unchanged(next: WantedPage, entry: IndexedPage, fileAt: (path: string) => SiteFile | undefined): boolean {
+  return next.page === entry.page && samePlacement(next.placement, entry.placement) && String(next.above) === String(entry.above) && isCurrent(entry.inlined, fileAt);
+}

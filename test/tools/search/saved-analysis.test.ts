@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../../src/engine/runtime.js";
 import { LIMITS } from "../../../src/limits.js";
-import { localContext } from "../../../src/vfs/request-context.js";
+import { readerWithGroups } from "../../../src/vfs/access.js";
+import { localContext, requestContext } from "../../../src/vfs/request-context.js";
 import { makeRepo } from "../../helpers/repo.js";
 
 /**
@@ -31,18 +32,21 @@ let repo: ReturnType<typeof makeRepo>;
 let runtime: DocsRuntime;
 const queries = ["how do I change the replication of a bucket in region 5", "option_1234", "limit_77 default", "バケットの設定を変更", "quickstart zebramarker", "upload files"];
 
-async function answers(r: DocsRuntime): Promise<unknown[]> {
+async function answers(r: DocsRuntime, context = localContext()): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (const query of queries) out.push((await r.search(localContext(), { query, pageSize: 10 })).map((h) => [h.page.path, h.section.anchor, h.score, h.snippet]));
+  for (const query of queries) out.push((await r.search(context, { query, pageSize: 10 })).map((h) => [h.page.path, h.section.anchor, h.score, h.snippet]));
   return out;
 }
 
 beforeAll(async () => {
   repo = makeRepo({
-    "docs.json": JSON.stringify({ name: "Saves", navigation: { groups: [{ group: "Start", pages: ["index", "quickstart", "upload"] }] } }),
+    "docs.json": JSON.stringify({ name: "Saves", navigation: { groups: [{ group: "Start", pages: ["index", "quickstart", "upload", "guides"] }] } }),
     "index.mdx": page("Home", "Welcome to the bucket docs."),
     "quickstart.mdx": page("Quickstart", "Create a bucket."),
     "upload.mdx": page("Upload", "Upload files to a bucket with the CLI."),
+    "guides.mdx": page("Guides", "Short guides."),
+    "snippets/alpha.mdx": "---\ngroups: [alpha]\n---\nThe alpha team rotates the quokka keys.\n",
+    "snippets/beta.mdx": "---\ngroups: [beta]\n---\nThe beta team audits the wombat logs.\n",
   });
   runtime = await DocsRuntime.load({ root: repo.dir });
   await runtime.whenIndexed();
@@ -64,6 +68,26 @@ describe("a saved page's analysis", () => {
       const after = await answers(runtime);
       expect(after).toEqual(await answers(fresh));
       expect((after[0] as unknown[][])[0]?.slice(0, 2)).toEqual(["/quickstart", "option-5"]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("is made in a worker for each reader's copy of a long page inlining restricted snippets, each reader answered as after a start", async () => {
+    const before = runtime.savedAnalysedInWorkers;
+    const text = longPage(LIMITS.search.savedAnalysisFromChars / 4);
+    writeFileSync(join(repo.dir, "guides.mdx"), `---\ntitle: Guides\n---\nimport Alpha from '/snippets/alpha.mdx';\nimport Beta from '/snippets/beta.mdx';\n\n<Alpha />\n\n<Beta />\n\n${text}\n`);
+    await runtime.applyChanges(["guides.mdx"]);
+    // Four copies: with both snippets, with either, with neither (a reader of no group).
+    expect(runtime.savedAnalysedInWorkers - before).toBe(availableParallelism() >= 2 ? 4 : 0);
+    const fresh = await DocsRuntime.load({ root: repo.dir });
+    try {
+      for (const groups of [[], ["alpha"], ["beta"], ["alpha", "beta"]]) {
+        const context = requestContext(readerWithGroups(groups), "partial");
+        expect(await answers(runtime, context)).toEqual(await answers(fresh, context));
+      }
+      const quokka = async (groups: string[]) => (await runtime.search(requestContext(readerWithGroups(groups), "partial"), { query: "quokka" })).map((h) => h.page.path);
+      expect([await quokka([]), await quokka(["alpha"]), await quokka(["beta"])]).toEqual([[], ["/guides"], []]);
     } finally {
       await fresh.close();
     }
