@@ -79,4 +79,8 @@ mcp modelcontextprotocol/modelcontextprotocol b0f60ba5409db7a6582440a7b473cc0398
 insforge InsForge/InsForge 268d79d274b07317ffb8ceb14d09485625910592 docs
 hoppscotch hoppscotch/docs 97f922080b91990744c57ebbfad9bbb6b85d515f .
 runpod runpod/docs a900806e253c4f8c16da27d1a4370e72456da4cb .
+agno agno-agi/docs 402a4aa501a1890a7dbdd9066386e81905e112d9 .
+polar polarsource/polar c6c3645e639ee8eeaa05aa0835cf8e39e330382f docs
+trama trytrama/docs 5a79e4b4137723aea666d71b78b83de83e3fc530 .
+paperzilla paperzilla-ai/docs 0b48411424274991f1fa267c7c4788f0be702667 .
 LIST
