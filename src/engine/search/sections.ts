@@ -1,5 +1,6 @@
 import { decodeHTML } from "entities";
 import { fillCodeSpans, holeCodeSpans } from "./code-span-holes.js";
+import { diagramText } from "./diagram-text.js";
 import { linkTexts } from "./link-texts.js";
 import { VisibilityLines } from "../../config/visibility.js";
 import { customHeadingId, headingLine } from "./heading-line.js";
@@ -49,11 +50,14 @@ function jsxDepthAfter(depth: number, line: string): number {
   return depth + 1;
 }
 const FENCE_RE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
+const DIAGRAM_INFO_RE = /^[ \t]*mermaid(?:[ \t{]|$)/i;
 
-/** The opening fence of a code block (its character and length). */
+/** The opening fence of a code block (its character and length), and whether it holds a
+ *  diagram the platform draws (```mermaid: `diagram-text.ts`). */
 interface Fence {
   readonly char: string;
   readonly length: number;
+  readonly diagram: boolean;
 }
 
 /**
@@ -67,7 +71,7 @@ function fenceStep(fence: Fence | undefined, line: string): { fence: Fence | und
   if (fence === undefined) {
     // A backtick fence's info string cannot contain backticks (CommonMark); that line is inline code.
     if (marker[0] === "`" && (f[2] as string).includes("`")) return { fence, marker: false };
-    return { fence: { char: marker[0] as string, length: marker.length }, marker: true };
+    return { fence: { char: marker[0] as string, length: marker.length, diagram: DIAGRAM_INFO_RE.test(f[2] as string) }, marker: true };
   }
   if (marker[0] === fence.char && marker.length >= fence.length && (f[2] as string).trim() === "") return { fence: undefined, marker: true };
   return { fence, marker: false };
@@ -394,7 +398,12 @@ export function forEachContentLine(lines: readonly string[], visit: (line: strin
       if (step.marker) continue;
     }
     if (fence !== undefined) {
-      emit(line, true, offset);
+      // A diagram is drawn: its labels are what a reader reads, as prose.
+      if (!fence.diagram) emit(line, true, offset);
+      else {
+        const text = diagramText(line);
+        if (text !== "") emit(text, false, offset);
+      }
       continue;
     }
     if (esmDepth === 0 && c !== 105 /* i */ && c !== 101 /* e */) {
@@ -630,6 +639,9 @@ const ESCAPE_RE = /\\([!-/:-@[-`{-~])|\\(?=\r?\n)/g;
 function withoutEmphasis(s: string): string {
   const cut: number[] = [];
   const open: [number[], number[]] = [[], []];
+  // A bare URL is a link (GFM's autolinks): `https://x.dev/_next_/a` keeps its underscores.
+  const urls = s.includes("://") ? [...s.matchAll(BARE_URL_RE)].map((m) => [m.index, m.index + m[0].length] as const) : [];
+  let url = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c === 10) {
@@ -638,6 +650,8 @@ function withoutEmphasis(s: string): string {
       continue;
     }
     if (c !== 42 && c !== 95) continue;
+    while (url < urls.length && (urls[url] as readonly [number, number])[1] <= i) url++;
+    if (url < urls.length && (urls[url] as readonly [number, number])[0] <= i) continue;
     const prev = i > 0 ? (s[i - 1] as string) : " ";
     const next = i + 1 < s.length ? (s[i + 1] as string) : " ";
     // Runs of two or more are strong emphasis or rules (`MARKUP_RE`), an escaped mark is text.
@@ -665,6 +679,7 @@ function withoutEmphasis(s: string): string {
 function wordBeside(ch: string, mark: number): boolean {
   return WORD_RE.test(ch) && !(mark === 42 && CJK_RE.test(ch));
 }
+const BARE_URL_RE = /\bhttps?:\/\/[^\s<>]+/g;
 const SPACE_RE = /\s/;
 const WORD_RE = /[\p{L}\p{N}]/u;
 const CJK_RE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;

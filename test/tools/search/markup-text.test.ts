@@ -92,6 +92,8 @@ describe("emphasis by one mark", () => {
   it("is read without its marks, nested or beside CJK text, and intraword underscores, products and globs stay", () => {
     expect(toPlainText("*Note:* ingest _some_ events (*all*), *one *two* three*, 日本*強調*です.")).toBe("Note: ingest some events (all), one two three, 日本強調です.");
     expect(toPlainText("snake_case_name, 2*3*4, *.mdx and *.ts, a * b * c, x_y_ z, \\*lit\\* and _open only")).toBe("snake_case_name, 2*3*4, *.mdx and *.ts, a * b * c, x_y_ z, *lit* and _open only");
+    // A bare URL is a link (GFM), its marks its own.
+    expect(toPlainText("see https://example.com/_next_/static and _this_ here")).toBe("see https://example.com/_next_/static and this here");
     // A mark pairs on its line only.
     expect(toPlainText("an *open\nand closed* later")).toBe("an *open\nand closed* later");
   });
