@@ -18,14 +18,18 @@ export function diagramText(line: string): string {
   const actor = /^(?:participant|actor)\s+\S+\s+as\s+(.*)$/.exec(t);
   if (actor !== null) t = actor[1] as string;
   else t = t.replace(/^(?:participant|actor)\s+/, "");
+  // Each pattern below starts on one character it needs, never on a run it may have to give
+  // back (`\s*`, `[<|]*`): tried at each start of a long run, such a pattern re-read it.
   t = t
-    .replace(/<br\s*\/?>/gi, " ")
+    .replace(/\s+/g, " ")
+    .replace(/<br ?\/?>/gi, " ")
     // `:::class` shorthand; a node's id before its shape: `A[Start]`, `db[(Store)]`.
     .replace(/:::[\w-]+/g, "")
-    .replace(/(^|[\s;&])[\w.-]+(?=[[({])/g, "$1")
-    // Arrows and links: `-->`, `-.->`, `==>`, `--o`, `||--o{`, `->>`, `--x`, `-)`.
-    .replace(/\s*-{1,2}(?:>>|>|x|\))(?=[\s\w"]|$)/g, " ")
-    .replace(/[<|}]*[-=.~]{2,}[->|{o]*/g, " ")
+    .replace(/(^|[ ;&])[\w.-]+(?=[[({])/g, "$1")
+    // Arrows and links: `-->`, `-.->`, `==>`, `--o`, `||--o{`, `->>`, `--x`, `-)` (the bars
+    // and braces beside them go with the shapes' brackets).
+    .replace(/-{1,2}(?:>>|>|x|\))(?=[ \w"]|$)/g, " ")
+    .replace(/[-=.~]{2,}[->o]*/g, " ")
     // Shapes' brackets, edge labels' pipes, quotes, chaining.
     .replace(/[[\](){}|"<>;&]/g, " ")
     .replace(/\s+/g, " ")

@@ -28,6 +28,11 @@ describe("Mermaid diagrams", () => {
     expect(lines.map(diagramText)).toEqual(["", "Start Is it?", "B Yes OK", "Postgres store Quoted label", "", "User", "U API: POST /v1/orders", "CUSTOMER ORDER : places", "Still", "title Pets adopted", "", "client app server"]);
   });
 
+  it("read long runs of one character once (a pattern tried at each start of a run re-read it)", () => {
+    const runs = ["|", " ", "<", "}", "\"", ";a", "a["].map((unit) => `z${unit.repeat(400_000 / unit.length)}q`);
+    expect(runs.map((line) => diagramText(line).length)).toEqual([3, 3, 3, 3, 3, 400_002, 399_999]);
+  });
+
   it("are the section's prose, and the snippet reads them; other fences stay code", () => {
     const body = "## Flow\n\nHow a quote moves.\n\n```mermaid\nflowchart LR\n  A[New lead] -->|rep sends a price| B[Quoted]\n  classDef x fill:#fff\n```\n\n```js\nconst a = 1;\n```\n";
     const [flow] = splitSections(body);
