@@ -1,5 +1,4 @@
 import type { Diagnostic } from "../config/diagnostic.js";
-import { dataJson } from "../config/finite-data.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { readInsideRoot } from "../config/inside-root.js";
 import { readApiSettings } from "../config/openapi/api-settings.js";
@@ -10,7 +9,6 @@ import { API_CODES } from "../config/openapi/api-codes.js";
 import {
   type FrontMatterOperation,
   type FrontMatterReference,
-  type FrontMatterSchema,
   type FrontMatterSchemaReference,
   type ApiPagePlan,
   planApiPages,
@@ -18,8 +16,8 @@ import {
 } from "../config/openapi/plan-api-pages.js";
 import { resolvePlayground } from "../config/openapi/playground.js";
 import type { AsyncChannel, AsyncSpec } from "../config/asyncapi/model.js";
-import type { FrontMatterChannel, FrontMatterChannelReference } from "../config/asyncapi/front-matter-channels.js";
-import { channelPageParts, channelReference, frontMatterBlock, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, type RenderedReference, schemaReference } from "../config/openapi/render-page.js";
+import type { FrontMatterChannelReference } from "../config/asyncapi/front-matter-channels.js";
+import { channelPageParts, channelReference, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, schemaReference } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { pageSchemaBudget } from "../config/openapi/schema-budget.js";
 import { type RefReaders, sameRefDecisions, sameRefFiles } from "../config/openapi/ref-target.js";
@@ -33,9 +31,10 @@ import { readPageMeta, UNMATCHABLE_GROUP } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
 import { type Access, readersCover } from "./access.js";
 import type { Page } from "./page.js";
-import { byteLength, type SiteFile } from "./site-file.js";
+import type { SiteFile } from "./site-file.js";
 import type { ApiPageInfo, SiteApi } from "./site-api.js";
 import { appendAll } from "../arrays.js";
+import { type MadePage, SpecPageMaker, type SpecTimes } from "./spec-pages.js";
 
 /** Kept across reloads so an unchanged spec is not validated again, and schemas compile once. */
 export interface ApiCache {
@@ -43,10 +42,12 @@ export interface ApiCache {
   /** By source: where it was read from and its text (not its time and size: an edit that keeps the
    *  size within one timestamp tick would otherwise serve the old spec). */
   readonly specs: Map<string, { readonly stamp: string; readonly text?: string; readonly result: SpecLoadResult }>;
+  /** The pages the last load made from specs, by page path (`SpecPageMaker`). */
+  made: ReadonlyMap<string, MadePage>;
 }
 
 export function createApiCache(): ApiCache {
-  return { validator: createOpenapiValidator(), specs: new Map() };
+  return { validator: createOpenapiValidator(), specs: new Map(), made: new Map() };
 }
 
 export interface ApiPagesOptions {
@@ -117,16 +118,6 @@ function withDocumentingRule(metadata: Record<string, unknown>, rules: readonly 
   return { ...rest, groups: common.length > 0 ? common : [UNMATCHABLE_GROUP] };
 }
 
-/**
- * The time of a mounted spec file as the readers of a page see it: the time of the parts every
- * reader of `access` may read (`FileVariants.timeFor`), so an edit to a restricted operation
- * does not move the date of public pages. Filled in by the loader once the snapshot's variants
- * are built (after the pages that ask); undefined for a spec with no file (a remote one).
- */
-export interface SpecTimes {
-  resolve?: (source: string, access: Access) => Date | undefined;
-}
-
 export interface ApiPagesResult {
   readonly pages: readonly Page[];
   /** Generated pages whose path a file takes (`ApiPagePlan.behind`): the site places each behind
@@ -187,6 +178,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const plainPlayground = resolvePlayground(settings, readPageMeta({}));
   const behind: Page[] = [];
   const behindInfos = new Map<string, ApiPageInfo>();
+  const maker = new SpecPageMaker(cache.made, options.specTimes);
   for (const planned of [...plan.pages, ...plan.behind]) {
     const item = planned.item;
     let parts: PageParts;
@@ -224,9 +216,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
         anchors: item.channel.parameters.map((p) => ({ in: "channel", name: p.name, anchor: p.name })),
       };
     }
-    const specTimes = options.specTimes;
-    const source = item.spec.source;
-    const page = generatedPage(planned.pagePath, parts, (access) => specTimes?.resolve?.(source, access));
+    const page = maker.generated(planned.pagePath, parts, item.spec.source);
     // The navigation entry's place is the path's, whichever page a reader gets there.
     if (planned.placement !== undefined) placements.set(planned.pagePath, planned.placement);
     if (plan.behind.includes(planned)) {
@@ -242,8 +232,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     const page = diskPages.get(fm.pagePath);
     if (page === undefined) continue;
     const playground = resolvePlayground(settings, page.meta);
-    const specTimes = options.specTimes;
-    const shown = documentedPage(page, fm, { pagePath: fm.pagePath, settings, playground }, (access) => specTimes?.resolve?.(fm.spec.source, access));
+    const shown = documentedPage(page, fm, { pagePath: fm.pagePath, settings, playground }, maker);
     if (shown === undefined) {
       // One decision for everything that resolves a page to its operation (the shell, search,
       // HTML pages, the playground relay): without the reference the page is no API page, so
@@ -264,18 +253,18 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       anchors: parameterAnchors(fm.operation, pageSchemaBudget(fm.spec.operations.length)),
     });
   }
-  appendAll(appendAll(documented, schemaPages(plan, diskPages, options, kept, diagnostics)), channelPages(plan, diskPages, options));
+  appendAll(appendAll(documented, schemaPages(plan, diskPages, maker, kept, diagnostics)), channelPages(plan, diskPages, maker));
+  cache.made = maker.made;
   return { pages, behind, documented, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}) }, diagnostics, cache };
 }
 
 /** The pages documenting a schema (`openapi-schema`) with it shown, when every reader of the page
  *  keeps it; a warning for each that cannot show it. */
-function schemaPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions, kept: SchemaKept, diagnostics: Diagnostic[]): Page[] {
+function schemaPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, maker: SpecPageMaker, kept: SchemaKept, diagnostics: Diagnostic[]): Page[] {
   const shownPages: Page[] = [];
   for (const fm of plan.schemas.values()) {
     const page = diskPages.get(fm.pagePath);
     if (page === undefined || plan.frontMatter.has(fm.pagePath)) continue;
-    const specTimes = options.specTimes;
     const why = kept(page, fm.spec, fm.schema.name, plan.frontMatter);
     if (why !== undefined) {
       const line = frontMatterKeyLine(page.file.text, "openapi-schema");
@@ -289,7 +278,7 @@ function schemaPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, op
       });
       continue;
     }
-    shownPages.push(schemaDocumentedPage(page, fm, (access) => specTimes?.resolve?.(fm.spec.source, access)));
+    shownPages.push(maker.withReference(page.authored ?? page, () => schemaReference(fm.spec, fm.schema), fm.spec.source));
   }
   return shownPages;
 }
@@ -310,22 +299,12 @@ function frontMatterKeyLine(text: string, key: string): number | undefined {
  * when first read. Undefined when the operation is restricted (`x-svc` metadata) to readers the
  * page's own rule does not keep to: its reference is then not shown.
  */
-function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext, specTimeFor: (access: Access) => Date | undefined): Page | undefined {
+function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext, maker: SpecPageMaker): Page | undefined {
   const authored = page.authored ?? page;
   const opMeta = readPageMeta(fm.operation.extension?.metadata ?? {});
   const opAccess: Access = { ...(opMeta.groups !== undefined ? { groups: opMeta.groups } : {}), ...(opMeta.public === true ? { public: true } : {}) };
   if (!readersCover(authored.file.access, opAccess)) return undefined;
-  return withReference(authored, () => operationReference(fm.spec, fm.operation, ctx), specTimeFor);
-}
-
-/**
- * An MDX page that documents a data model (front matter `openapi-schema`), as the shell, search
- * and the page's HTML see it: the author's file, then the schema's fields (`schemaReference`),
- * as `documentedPage` appends an operation. Undefined when not every reader of the page may read
- * the schema in their copy of the spec (`ApiSchemaComponent.groups`).
- */
-function schemaDocumentedPage(page: Page, fm: FrontMatterSchema, specTimeFor: (access: Access) => Date | undefined): Page {
-  return withReference(page.authored ?? page, () => schemaReference(fm.spec, fm.schema), specTimeFor);
+  return maker.withReference(authored, () => operationReference(fm.spec, fm.operation, ctx), fm.spec.source);
 }
 
 /**
@@ -366,22 +345,16 @@ function channelKeptBy(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<
   };
 }
 
-/** The pages documenting an AsyncAPI channel (`asyncapi`) with it shown: the plan keeps only
- *  channels every reader of the page may read (`channelKeptBy`). */
-function channelPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions): Page[] {
+/** The pages documenting an AsyncAPI channel (`asyncapi`) with it shown, as `documentedPage`
+ *  appends an operation: the plan keeps only channels every reader of the page may read
+ *  (`channelKeptBy`). */
+function channelPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, maker: SpecPageMaker): Page[] {
   const out: Page[] = [];
-  const specTimes = options.specTimes;
   for (const fm of plan.channels.values()) {
     const page = diskPages.get(fm.pagePath);
-    if (page !== undefined) out.push(channelDocumentedPage(page, fm, (access) => specTimes?.resolve?.(fm.spec.source, access)));
+    if (page !== undefined) out.push(maker.withReference(page.authored ?? page, () => channelReference(fm.spec, fm.channel), fm.spec.source));
   }
   return out;
-}
-
-/** An MDX page that documents an AsyncAPI channel (front matter `asyncapi`): the author's file,
- *  then the channel's reference (`channelReference`), as `documentedPage` appends an operation. */
-function channelDocumentedPage(page: Page, fm: FrontMatterChannel, specTimeFor: (access: Access) => Date | undefined): Page {
-  return withReference(page.authored ?? page, () => channelReference(fm.spec, fm.channel), specTimeFor);
 }
 
 /** Whether every reader of a page may read a spec's file (`PlanInput.specFileKept`): a spec with
@@ -451,45 +424,6 @@ function schemaAccessOf(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap
   };
 }
 
-/** The author's page followed by a reference rendered when first read (its size counts both;
- *  its time is the later of the page's and the spec's). */
-function withReference(authored: Page, render: () => RenderedReference, specTimeFor: (access: Access) => Date | undefined): Page {
-  let reference: RenderedReference | undefined;
-  let size: number | undefined;
-  const referenceOf = (): string => (reference ??= render()).text;
-  const mtimeOf = (): Date => {
-    const specTime = specTimeFor(authored.file.access);
-    return specTime !== undefined && specTime > authored.file.mtime ? specTime : authored.file.mtime;
-  };
-  const file: SiteFile = {
-    path: authored.file.path,
-    get text() {
-      return `${authored.file.text}${separator(authored.file.text)}${referenceOf()}`;
-    },
-    get size() {
-      return (size ??= authored.file.size + byteLength(`${separator(authored.file.text)}${referenceOf()}`));
-    },
-    get mtime() {
-      return mtimeOf();
-    },
-    access: authored.file.access,
-  };
-  return {
-    ...authored,
-    file,
-    get body() {
-      return `${authored.body}${separator(authored.body)}${referenceOf()}`;
-    },
-    authored,
-    schemaCut: () => (reference ??= render()).cut,
-  };
-}
-
-/** A newline before the appended part when the author's text does not end with one. */
-function separator(text: string): string {
-  return text === "" || text.endsWith("\n") ? "" : "\n";
-}
-
 /**
  * Fetch and build remote specs into `cache`, so that the next load of the site finds them there
  * and never waits on the network (`serve` fetches in the background, then reloads).
@@ -544,64 +478,6 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
   cache.specs.set(source, { stamp, ...(text !== undefined ? { text } : {}), result });
   return result;
 }
-
-/**
- * A generated page whose body is rendered when something first reads it (search indexing, the
- * shell): `check` and `nav` need only titles and front matter, and rendering spree's 706 pages
- * costs ~250 ms. The front matter is known without rendering: each value is written as JSON, so
- * what a YAML parser reads back is the JSON value (a test compares with parsing the text).
- */
-function generatedPage(pagePath: string, parts: PageParts, specTimeFor: (access: Access) => Date | undefined): Page {
-  const frontMatter: Record<string, unknown> = {};
-  for (const [k, v] of parts.frontMatter) frontMatter[k] = asYamlReadsJson(v);
-  const meta = readPageMeta(frontMatter);
-  const access: Access = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
-  let body: string | undefined;
-  let text: string | undefined;
-  let size: number | undefined;
-  const bodyOf = (): string => (body ??= parts.body());
-  const textOf = (): string => (text ??= frontMatterBlock(parts.frontMatter) + bodyOf());
-  const file: SiteFile = {
-    path: `${pagePath}.mdx`,
-    get text() {
-      return textOf();
-    },
-    get size() {
-      return (size ??= byteLength(textOf()));
-    },
-    // The spec file's time as this page's readers see it; the epoch for a spec with no file.
-    get mtime() {
-      return specTimeFor(access) ?? GENERATED_MTIME;
-    },
-    access,
-  };
-  return {
-    file,
-    path: pagePath,
-    title: meta.title ?? pagePath,
-    meta,
-    frontMatter,
-    get body() {
-      return bodyOf();
-    },
-    // The body starts on the line after the closing `---`.
-    bodyLine: parts.frontMatter.length + 3,
-    generated: true,
-    schemaCut: () => {
-      bodyOf();
-      return parts.cut();
-    },
-  };
-}
-
-/** A value as YAML reads back its JSON text (`NaN` becomes null, `undefined` keys vanish...). */
-function asYamlReadsJson(v: unknown): unknown {
-  if (typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) || v === null) return v;
-  return JSON.parse(dataJson(v)) as unknown;
-}
-
-/** A page generated from a spec that has no file (a remote one): the epoch, as `ls -l` shows it. */
-const GENERATED_MTIME = new Date(0);
 
 /** An operation page's facts, with its parameter anchors worked out when first asked for. */
 function lazyAnchors(info: Omit<ApiPageInfo, "anchors">, anchors: () => readonly ParameterAnchor[]): ApiPageInfo {

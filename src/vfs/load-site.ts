@@ -12,7 +12,8 @@ import { emptySiteConfig, type PagePlacement, type SiteConfig, type SiteSection 
 import type { ApiNavItem } from "../config/openapi/plan-api-pages.js";
 import { mediaTypeOf } from "../config/media-types.js";
 import { LIMITS } from "../limits.js";
-import { type ApiCache, generateApiPages, type SpecTimes } from "./api-pages.js";
+import { type ApiCache, generateApiPages } from "./api-pages.js";
+import type { SpecTimes } from "./spec-pages.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import type { RefReaders } from "../config/openapi/ref-target.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
