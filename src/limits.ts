@@ -372,6 +372,11 @@ export const LIMITS = {
     readAheadWindowBytes: 32 * 1024 * 1024,
   },
   api: {
+    /** API pages a load makes (or compares with the last load's, `SpecPageMaker`) before it gives
+     *  the thread back for a turn: a saved spec of thousands of operations made them all in one
+     *  stretch, while every caller waited (3,000 operations with 60-field schemas: ~0.5 s of it;
+     *  a page takes 0.05-0.3 ms). The last snapshot answers callers meanwhile. */
+    pagesPerTurn: 64,
     /** Remote spec download budget. Specs are fetched only because docs.json names a URL; a slow
      *  host must not stall startup, and 10 s is generous for a few MB over any real link. */
     fetchTimeoutMs: 10_000,

@@ -34,6 +34,8 @@ import type { Page } from "./page.js";
 import type { SiteFile } from "./site-file.js";
 import type { ApiPageInfo, SiteApi } from "./site-api.js";
 import { appendAll } from "../arrays.js";
+import { LIMITS } from "../limits.js";
+import { nextTurn } from "../turns.js";
 import { type MadePage, SpecPageMaker, type SpecTimes } from "./spec-pages.js";
 
 /** Kept across reloads so an unchanged spec is not validated again, and schemas compile once. */
@@ -179,7 +181,9 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const behind: Page[] = [];
   const behindInfos = new Map<string, ApiPageInfo>();
   const maker = new SpecPageMaker(cache.made, options.specTimes);
+  let made = 0;
   for (const planned of [...plan.pages, ...plan.behind]) {
+    if (++made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
     const item = planned.item;
     let parts: PageParts;
     let info: ApiPageInfo;
@@ -229,6 +233,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   }
   const documented: Page[] = [];
   for (const fm of plan.frontMatter.values()) {
+    if (++made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
     const page = diskPages.get(fm.pagePath);
     if (page === undefined) continue;
     const playground = resolvePlayground(settings, page.meta);
