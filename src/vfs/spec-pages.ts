@@ -123,10 +123,22 @@ function generatedPage(pagePath: string, parts: PageParts, frontMatterText: stri
   for (const [k, v] of parts.frontMatter) frontMatter[k] = asYamlReadsJson(v);
   const meta = readPageMeta(frontMatter);
   const access: Access = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
+  // What renders the body holds the whole parsed spec: let go once the body is made, so a page
+  // kept across saves holds its strings only, not each version of the spec it was first made
+  // from (adversary round 45 F1: one more spec alive per save).
+  let make: PageParts | undefined = rendered === undefined ? parts : undefined;
   let body = rendered;
+  let cut = rendered === undefined ? undefined : parts.cut();
   let text: string | undefined;
   let size: number | undefined;
-  const bodyOf = (): string => (body ??= parts.body());
+  const bodyOf = (): string => {
+    if (body === undefined && make !== undefined) {
+      body = make.body();
+      cut = make.cut();
+      make = undefined;
+    }
+    return body as string;
+  };
   const textOf = (): string => (text ??= frontMatterText + bodyOf());
   // The spec file's time as this page's readers see it; the epoch for a spec with no file.
   const mtime = pinned(time, access, (specTime) => specTime ?? GENERATED_MTIME);
@@ -157,7 +169,7 @@ function generatedPage(pagePath: string, parts: PageParts, frontMatterText: stri
     generated: true,
     schemaCut: () => {
       bodyOf();
-      return parts.cut();
+      return cut;
     },
   };
   return { page, basis: frontMatterText, rendered: () => body };
@@ -166,9 +178,18 @@ function generatedPage(pagePath: string, parts: PageParts, frontMatterText: stri
 /** The author's page followed by a reference rendered when first read (its size counts both;
  *  its time is the later of the page's and the spec's). */
 function referencePage(authored: Page, render: () => RenderedReference, time: SpecTime): MadePage {
+  // Let go once rendered, as a generated page's parts are.
+  let make: (() => RenderedReference) | undefined = render;
   let reference: RenderedReference | undefined;
   let size: number | undefined;
-  const referenceOf = (): string => (reference ??= render()).text;
+  const made = (): RenderedReference => {
+    if (reference === undefined) {
+      reference = (make as () => RenderedReference)();
+      make = undefined;
+    }
+    return reference;
+  };
+  const referenceOf = (): string => made().text;
   const mtime = pinned(time, authored.file.access, (specTime) => (specTime !== null && specTime > authored.file.mtime ? specTime : authored.file.mtime));
   const file: SiteFile = {
     path: authored.file.path,
@@ -190,7 +211,7 @@ function referencePage(authored: Page, render: () => RenderedReference, time: Sp
       return `${authored.body}${separator(authored.body)}${referenceOf()}`;
     },
     authored,
-    schemaCut: () => (reference ??= render()).cut,
+    schemaCut: () => made().cut,
   };
   return { page, basis: authored, rendered: () => reference?.text };
 }

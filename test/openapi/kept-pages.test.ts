@@ -1,5 +1,7 @@
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { SearchIndex } from "../../src/engine/search/search-index.js";
 import { type LoadedSite, loadSite, reloadSite } from "../../src/vfs/load-site.js";
@@ -105,5 +107,40 @@ describe("a spec edited while served", () => {
     const second = await reloadSite(first, ["api/shop.json"]);
     expect(index.sync(second.site)).toEqual({ added: 1, removed: 1 });
     expect(index.search({ query: "zebra courier", canRead: () => true }).map((h) => h.page.path)).toEqual(["/api-reference/ship-order"]);
+  });
+
+  it("holds no earlier version of the spec: a kept page holds its text, not what rendered it", async () => {
+    // A full collection on demand (the flag takes effect for a new context's `gc`).
+    setFlagsFromString("--expose-gc");
+    const collect = runInNewContext("gc") as () => void;
+    // No binding of the first load stays in scope: its site holds its spec.
+    let root = "";
+    let site: LoadedSite;
+    ({ root, first: site } = await served());
+    const specs: WeakRef<object>[] = [];
+    const keep = (site: LoadedSite): void => {
+      const result = site.apiCache?.specs.get("api/shop.json")?.result;
+      if (result?.ok !== true) throw new Error("the spec did not load");
+      specs.push(new WeakRef(result.spec));
+      // Every page read, as the index reads them: every page is compared at the next save.
+      for (const p of site.site.pages.values()) void p.body;
+    };
+    keep(site);
+    // Each save changes another operation: each page is kept across some saves, made anew at one.
+    for (const [i, ship] of ["Ships it.", "Ships it today.", "Ships it tomorrow."].entries()) {
+      if (i === 1) {
+        const edited = spec(ship);
+        edited.paths["/refunds"].get.description = "Every refund, newest first.";
+        writeFileSync(join(root, "api/shop.json"), JSON.stringify(edited));
+      } else writeSpec(root, ship, T1);
+      site = await reloadSite(site, ["api/shop.json"]);
+      keep(site);
+    }
+    // WeakRefs let go of their targets only after the job that made them.
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    expect(specs.map((r) => r.deref() !== undefined)).toEqual([false, false, false, true]);
+    expect(page(site, "/api-reference/ship-order").body).toContain("Ships it tomorrow.");
+    expect(page(site, "/api-reference/list-refunds").body).toContain("Every refund.\n");
   });
 });
