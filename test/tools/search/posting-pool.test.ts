@@ -48,4 +48,32 @@ describe("PostingPool", () => {
       propertyParams(200),
     );
   });
+
+  it("takes an edit's postings without moving a long list or copying the pool", () => {
+    const pool = new PostingPool(false);
+    // A build as `InvertedIndex.commit` makes one: every list's room asked at once, then filled.
+    const lengths = [200, ...Array.from({ length: 50 }, () => 1)];
+    pool.ensure(lengths.reduce((n, len, t) => n + pool.roomFor(t, len), 0));
+    lengths.forEach((len, t) => {
+      const at = pool.reserve(t, len);
+      pool.grew(t, len);
+      for (let i = 0; i < len; i++) pool.ids[at + i] = i;
+    });
+    const built = { ids: pool.ids, start: pool.start[0] };
+    // A saved page adds a posting to the long list (its room: 200 / 32 -> 7) and to a short one
+    // (it moves, into the pool's own room at its end).
+    for (let edit = 0; edit < 7; edit++) {
+      pool.ids[pool.reserve(0, 1)] = 1000 + edit;
+      pool.grew(0, 1);
+    }
+    pool.ids[pool.reserve(1, 1)] = 2000;
+    pool.grew(1, 1);
+    expect({ ids: pool.ids === built.ids, start: pool.start[0] === built.start }).toEqual({ ids: true, start: true });
+    expect(pool.list(0).ids.slice(198)).toEqual([198, 199, 1000, 1001, 1002, 1003, 1004, 1005, 1006]);
+    expect(pool.list(1).ids).toEqual([0, 2000]);
+    // Past its room the list moves, as before.
+    pool.reserve(0, 1);
+    expect(pool.start[0] === built.start).toBe(false);
+  });
 });
+
