@@ -24,6 +24,14 @@ describe("links wrapped over lines", () => {
     expect(toPlainText("A [bracket\n\nthen](/x) after.")).toBe("A [bracket\n\nthen](/x) after.");
   });
 
+  it("reads a link whose text holds brackets as its text: a linked image, a name in brackets", () => {
+    // crewAI's 272 integration pages open with a linked video thumbnail; comfy names models so.
+    expect(toPlainText("[![Watch a video demo](https://x.test/thumb.png)](https://www.youtube.com/watch?v=Yc5q)")).toBe("Watch a video demo");
+    expect(toPlainText("Read the [FLUX.1 [dev] license](https://huggingface.co/flux/LICENSE.md) first.")).toBe("Read the FLUX.1 [dev] license first.");
+    // Brackets that open no link stay, as before.
+    expect(toPlainText("a [b] c [d](/e) f [g] ] [h](i")).toBe("a [b] c d f [g] ] [h](i");
+  });
+
   it("indexes no word of the URL, and the snippet shows the text only", () => {
     const site = inlineSite({
       "/auth.mdx": "---\ntitle: Authentication\n---\n\nTokens sign requests.\n\nRead our [Login with\nGithub](/guides/keycloak-realm) guide for more.\n",
