@@ -184,13 +184,16 @@ export class PostingPool {
     return { ids: [...this.ids.subarray(from, to)], tf: this.wide ? values.map((v) => sumFields(v, this.overflow, packWideTf)) : values };
   }
 
-  /** The pool as data, its arrays cut to the slots in use (the persistent cache, `site-cache.ts`). */
+  /** The pool as data, its arrays cut to the slots in use and the room at their end a build
+   *  leaves (`tailRoom`), so a pool restored from the persistent cache (`site-cache.ts`) takes a
+   *  first edit's moved lists without a copy of all of it, as a built one does. */
   state(): PostingPoolState {
     // Views, not copies (the serializer stores a view's part of its buffer): writing the cache
     // of a large site must not hold its postings twice.
+    const end = Math.min(this.ids.length, this.used + tailRoom(this.used));
     return {
-      ids: this.ids.subarray(0, this.used),
-      values: this.values.subarray(0, this.used),
+      ids: this.ids.subarray(0, end),
+      values: this.values.subarray(0, end),
       overflow: this.overflow.subarray(0, this.overflowUsed),
       start: this.start,
       length: this.length,

@@ -75,5 +75,23 @@ describe("PostingPool", () => {
     pool.reserve(0, 1);
     expect(pool.start[0] === built.start).toBe(false);
   });
+
+  it("restored from its state (the persistent cache), takes a short list's move without copying", () => {
+    const pool = new PostingPool(false);
+    const lengths = Array.from({ length: 3000 }, (_, t) => (t % 10 === 0 ? 100 : 1));
+    pool.ensure(lengths.reduce((n, len, t) => n + pool.roomFor(t, len), 0));
+    lengths.forEach((len, t) => {
+      const at = pool.reserve(t, len);
+      pool.grew(t, len);
+      for (let i = 0; i < len; i++) pool.ids[at + i] = t;
+    });
+    const state = pool.state();
+    const restored = new PostingPool(false);
+    restored.restore(state);
+    // Term 1 holds one posting: an edit's second one moves it to the end.
+    restored.ids[restored.reserve(1, 1)] = 7;
+    restored.grew(1, 1);
+    expect({ copied: restored.ids !== state.ids, list: restored.list(1).ids }).toEqual({ copied: false, list: [1, 7] });
+  });
 });
 
