@@ -147,20 +147,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   appendAll(diagnostics, refs.diagnostics);
   const { settings, diagnostics: settingDiagnostics } = readApiSettings(docsJson);
   appendAll(diagnostics, settingDiagnostics);
-  const frontMatter: FrontMatterReference[] = [];
-  for (const page of diskPages.values()) {
-    if (page.meta.openapi === undefined) continue;
-    const spec = options.frontMatterSpecs?.get(page.path);
-    frontMatter.push({ pagePath: page.path, file: page.file.path.slice(1), openapi: page.meta.openapi, ...(spec !== undefined ? { spec } : {}) });
-  }
-  const schemaRefs: FrontMatterSchemaReference[] = [];
-  for (const page of diskPages.values()) {
-    if (page.meta.openapiSchema === undefined) continue;
-    // A page with both keys documents its operation; the spec map holds the operation's spec.
-    const spec = page.meta.openapi === undefined ? options.frontMatterSpecs?.get(page.path) : undefined;
-    const line = frontMatterKeyLine(page.file.text, "openapi-schema");
-    schemaRefs.push({ pagePath: page.path, file: page.file.path.slice(1), value: page.meta.openapiSchema, ...(line !== undefined ? { line } : {}), ...(spec !== undefined ? { spec } : {}) });
-  }
+  const { frontMatter, schemaRefs } = frontMatterReferencesOf(diskPages, options.frontMatterSpecs);
   const channelRefs = channelReferencesOf(diskPages, options.frontMatterSpecs);
   const specs = new Map<string, SpecLoadResult>();
   for (const src of specSourcesToLoad(refs, frontMatter, schemaRefs, channelRefs)) {
@@ -261,6 +248,25 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   appendAll(appendAll(documented, schemaPages(plan, diskPages, maker, kept, diagnostics)), channelPages(plan, diskPages, maker));
   cache.made = maker.made;
   return { pages, behind, documented, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}) }, diagnostics, cache };
+}
+
+/** The pages whose front matter names an operation (`openapi`) or a schema (`openapi-schema`),
+ *  with the spec file each was found in (`frontMatterSpecs`). */
+function frontMatterReferencesOf(diskPages: ReadonlyMap<string, Page>, frontMatterSpecs: ReadonlyMap<string, string> | undefined): { frontMatter: FrontMatterReference[]; schemaRefs: FrontMatterSchemaReference[] } {
+  const frontMatter: FrontMatterReference[] = [];
+  const schemaRefs: FrontMatterSchemaReference[] = [];
+  for (const page of diskPages.values()) {
+    if (page.meta.openapi !== undefined) {
+      const spec = frontMatterSpecs?.get(page.path);
+      frontMatter.push({ pagePath: page.path, file: page.file.path.slice(1), openapi: page.meta.openapi, ...(spec !== undefined ? { spec } : {}) });
+    }
+    if (page.meta.openapiSchema === undefined) continue;
+    // A page with both keys documents its operation; the spec map holds the operation's spec.
+    const spec = page.meta.openapi === undefined ? frontMatterSpecs?.get(page.path) : undefined;
+    const line = frontMatterKeyLine(page.file.text, "openapi-schema");
+    schemaRefs.push({ pagePath: page.path, file: page.file.path.slice(1), value: page.meta.openapiSchema, ...(line !== undefined ? { line } : {}), ...(spec !== undefined ? { spec } : {}) });
+  }
+  return { frontMatter, schemaRefs };
 }
 
 /** The pages documenting a schema (`openapi-schema`) with it shown, when every reader of the page
