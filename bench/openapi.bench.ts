@@ -5,6 +5,7 @@ import { readOperations } from "../src/config/openapi/operations.js";
 import { parseDocument } from "../src/config/openapi/parse-document.js";
 import { resolvePlayground } from "../src/config/openapi/playground.js";
 import { renderOperationPage } from "../src/config/openapi/render-page.js";
+import { pageSchemaBudget } from "../src/config/openapi/schema-budget.js";
 import { openSpecCache } from "../src/config/openapi/spec-cache.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,7 +50,7 @@ export const openapiSuite: BenchSuite = {
         const problems = await createOpenapiValidator(compileValidator).validate(p.document, p.type.version);
         const { document } = await dereferenceWithRefParser(p.document, { root, ignore: NO_RULES, file: "discord.json" });
         const spec = { format: "openapi" as const, source: "discord.json", version: p.type.version, title: "Discord", servers: [], operations: readOperations(document, problems), schemas: [] };
-        for (const op of spec.operations) renderOperationPage(spec, op, { pagePath: "/x", settings, playground });
+        for (const op of spec.operations) renderOperationPage(spec, op, { pagePath: "/x", settings, playground, schemaNodes: () => pageSchemaBudget(spec.operations.length).max });
       });
       let pages = 0;
       // Pages render when first read: read every one, so that "generate" includes rendering.

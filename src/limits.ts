@@ -450,9 +450,11 @@ export const LIMITS = {
     maxEnumValuesShown: 1_000,
     schemaTextCharsPerNode: 128,
     maxPageSchemaNodes: 5_000,
-    /** The same for all the pages of one spec together: each page's share is this over the spec's
-     *  pages when that is less than `maxPageSchemaNodes`, so many small operations do not make
-     *  many pages of `maxPageSchemaNodes` each (Discord's 242 operations: 4,132 a page). */
+    /** The same for the pages of one spec its readers read together (`SchemaShares`: the spec's
+     *  pages of one access class): each page's share is this over those pages when that is less
+     *  than `maxPageSchemaNodes`, so many small operations do not make many pages of
+     *  `maxPageSchemaNodes` each (Discord's 242 operations: 4,132 a page). Counted per class, a
+     *  cut page's budget tells its readers nothing of pages they may not read (security row 145). */
     maxSpecSchemaNodes: 1_000_000,
     /** A page's share is never below this: a spec of a thousand operations still shows real ones
      *  whole (spree's admin.yaml, 706 operations: 1,416 a page, raised to this; its largest 1,182). */

@@ -79,3 +79,20 @@ export function readersCover(outer: Access, inner: Access): boolean {
   // A page without rules needs sign-in on a fully authenticated site; a public one does not.
   return outer.public !== true;
 }
+
+/** The access rule front matter (or an operation's `x-svc.metadata`, read as front matter) sets. */
+export function accessOfMeta(meta: { readonly groups?: readonly string[]; readonly public?: boolean }): Access {
+  return { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
+}
+
+/**
+ * A key equal for two rules exactly when `canRead` lets the same readers read both, whatever the
+ * reader and the site's mode: whoever reads one file of a class reads every file of it. What a
+ * page may state about its class (how many pages it holds) tells its readers nothing they cannot
+ * read themselves.
+ */
+export function accessClass(access: Access): string {
+  if (access.public === true) return "public";
+  if (access.groups === undefined || access.groups.length === 0) return "site";
+  return `groups:${[...new Set(access.groups)].sort().join("\n")}`;
+}

@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { readInsideRoot } from "../config/inside-root.js";
-import { readApiSettings } from "../config/openapi/api-settings.js";
+import { type ApiSettings, readApiSettings } from "../config/openapi/api-settings.js";
 import { type FetchLike, loadApiSpec } from "../config/openapi/load-api-spec.js";
 import type { SpecLoadResult } from "../config/openapi/spec-load-result.js";
 import { collectNavSpecReferences } from "../config/openapi/nav-references.js";
@@ -11,15 +11,16 @@ import {
   type FrontMatterReference,
   type FrontMatterSchemaReference,
   type ApiPagePlan,
+  type PlannedApiPage,
   planApiPages,
   specSourcesToLoad,
 } from "../config/openapi/plan-api-pages.js";
-import { resolvePlayground } from "../config/openapi/playground.js";
+import { type PlaygroundSettings, resolvePlayground } from "../config/openapi/playground.js";
 import type { AsyncChannel, AsyncSpec } from "../config/asyncapi/model.js";
 import type { FrontMatterChannelReference } from "../config/asyncapi/front-matter-channels.js";
 import { channelPageParts, channelReference, operationPageParts, operationReference, type PageParts, parameterAnchors, type ParameterAnchor, type RenderContext, schemaReference } from "../config/openapi/render-page.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
-import { pageSchemaBudget } from "../config/openapi/schema-budget.js";
+import { SchemaBudget } from "../config/openapi/schema-budget.js";
 import { type RefReaders, sameRefDecisions, sameRefFiles } from "../config/openapi/ref-target.js";
 import type { ApiOperation, ApiSpec } from "../config/openapi/model.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
@@ -29,14 +30,15 @@ import { type RestrictedPart, schemaReaders } from "../config/openapi/schema-com
 import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi/validate-openapi.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
-import { type Access, readersCover } from "./access.js";
+import { type Access, accessOfMeta, readersCover } from "./access.js";
 import type { Page } from "./page.js";
 import type { SiteFile } from "./site-file.js";
 import type { ApiPageInfo, SiteApi } from "./site-api.js";
 import { appendAll } from "../arrays.js";
 import { LIMITS } from "../limits.js";
 import { nextTurn } from "../turns.js";
-import { type MadePage, SpecPageMaker, type SpecTimes } from "./spec-pages.js";
+import { SchemaShares } from "./schema-shares.js";
+import { generatedAccess, type MadePage, SpecPageMaker, type SpecTimes } from "./spec-pages.js";
 
 /** Kept across reloads so an unchanged spec is not validated again, and schemas compile once. */
 export interface ApiCache {
@@ -163,60 +165,37 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const pages: Page[] = [];
   const placements = new Map<string, PagePlacement>();
   const infos = new Map<string, ApiPageInfo>();
-  // Most operations carry no `x-svc.metadata`: one playground for all of them.
   const plainPlayground = resolvePlayground(settings, readPageMeta({}));
   const behind: Page[] = [];
   const behindInfos = new Map<string, ApiPageInfo>();
   const maker = new SpecPageMaker(cache.made, options.specTimes);
+  // Every page's schema budget is its share among the spec's pages its readers read (`SchemaShares`):
+  // count them all before any body renders (bodies ask for their share when first read).
+  const shares = new SchemaShares();
+  const planned = [...plan.pages, ...plan.behind].map((p) => ({ planned: p, ...plannedParts(p, { settings, plainPlayground, documenting, shares }) }));
+  for (const { planned: p, parts } of planned) shares.add(p.item.spec.source, generatedAccess(parts));
+  for (const fm of plan.frontMatter.values()) {
+    const page = diskPages.get(fm.pagePath);
+    if (page !== undefined && showsOperation(page, fm)) shares.add(fm.spec.source, (page.authored ?? page).file.access);
+  }
+  for (const fm of plan.channels.values()) {
+    const page = diskPages.get(fm.pagePath);
+    if (page !== undefined) shares.add(fm.spec.source, (page.authored ?? page).file.access);
+  }
   let made = 0;
-  for (const planned of [...plan.pages, ...plan.behind]) {
+  for (const { planned: p, parts, info: infoOf } of planned) {
     if (++made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
-    const item = planned.item;
-    let parts: PageParts;
-    let info: ApiPageInfo;
-    if (item.kind === "operation") {
-      const op = item.operation;
-      const own = { ...(op.extension?.metadata ?? {}), ...(op.hidden ? { noindex: true } : {}) };
-      const metadata = withDocumentingRule(own, documenting.get(operationKey(item.spec.source, op)));
-      const playground = Object.keys(metadata).length === 0 ? plainPlayground : resolvePlayground(settings, readPageMeta(metadata));
-      parts = operationPageParts(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata });
-      info = lazyAnchors(
-        {
-          pagePath: planned.pagePath,
-          generated: true,
-          kind: op.kind,
-          source: item.spec.source,
-          method: op.method,
-          path: op.path,
-          servers: op.servers,
-          playground,
-        },
-        () => parameterAnchors(op, pageSchemaBudget(item.spec.operations.length)),
-      );
-    } else {
-      parts = channelPageParts(item.spec, item.channel);
-      info = {
-        pagePath: planned.pagePath,
-        generated: true,
-        kind: "channel",
-        source: item.spec.source,
-        method: item.channel.operations.map((o) => o.action.toUpperCase()).join(",") || "CHANNEL",
-        path: item.channel.address,
-        servers: [],
-        playground: resolvePlayground(settings, { playground: "none" }),
-        anchors: item.channel.parameters.map((p) => ({ in: "channel", name: p.name, anchor: p.name })),
-      };
-    }
-    const page = maker.generated(planned.pagePath, parts, item.spec.source);
+    const page = maker.generated(p.pagePath, parts, p.item.spec.source);
+    const info = infoOf(shares.nodes(p.item.spec.source, page.file.access));
     // The navigation entry's place is the path's, whichever page a reader gets there.
-    if (planned.placement !== undefined) placements.set(planned.pagePath, planned.placement);
-    if (plan.behind.includes(planned)) {
+    if (p.placement !== undefined) placements.set(p.pagePath, p.placement);
+    if (plan.behind.includes(p)) {
       behind.push(page);
-      behindInfos.set(planned.pagePath, info);
+      behindInfos.set(p.pagePath, info);
       continue;
     }
     pages.push(page);
-    infos.set(planned.pagePath, info);
+    infos.set(p.pagePath, info);
   }
   const documented: Page[] = [];
   for (const fm of plan.frontMatter.values()) {
@@ -224,15 +203,17 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     const page = diskPages.get(fm.pagePath);
     if (page === undefined) continue;
     const playground = resolvePlayground(settings, page.meta);
-    const shown = documentedPage(page, fm, { pagePath: fm.pagePath, settings, playground }, maker);
-    if (shown === undefined) {
+    const access = (page.authored ?? page).file.access;
+    const schemaNodes = (): number => shares.nodes(fm.spec.source, access);
+    if (!showsOperation(page, fm)) {
       // One decision for everything that resolves a page to its operation (the shell, search,
       // HTML pages, the playground relay): without the reference the page is no API page, so
       // nothing answers for its operation (servers, playground) in its name.
       diagnostics.push({ severity: "warning", file: page.file.path.slice(1), message: `front matter openapi "${page.meta.openapi ?? ""}" documents an operation restricted to groups that not every reader of this page is in: its reference is not shown on the page`, code: API_CODES.frontMatter });
       continue;
     }
-    documented.push(shown);
+    const ctx: RenderContext = { pagePath: fm.pagePath, settings, playground, schemaNodes };
+    documented.push(maker.withReference(page.authored ?? page, () => operationReference(fm.spec, fm.operation, ctx), fm.spec.source));
     infos.set(fm.pagePath, {
       pagePath: fm.pagePath,
       generated: false,
@@ -242,12 +223,58 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       path: fm.operation.path,
       servers: fm.operation.servers,
       playground,
-      anchors: parameterAnchors(fm.operation, pageSchemaBudget(fm.spec.operations.length)),
+      anchors: parameterAnchors(fm.operation, new SchemaBudget(schemaNodes())),
+      schemaNodes: schemaNodes(),
     });
   }
-  appendAll(appendAll(documented, schemaPages(plan, diskPages, maker, kept, diagnostics)), channelPages(plan, diskPages, maker));
+  appendAll(appendAll(documented, schemaPages(plan, diskPages, maker, kept, diagnostics)), channelPages(plan, diskPages, maker, shares));
   cache.made = maker.made;
   return { pages, behind, documented, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}) }, diagnostics, cache };
+}
+
+/** What a generated page is made with (`plannedParts`). */
+interface PlannedContext {
+  readonly settings: ApiSettings;
+  /** Most operations carry no `x-svc.metadata`: one playground for all of them. */
+  readonly plainPlayground: PlaygroundSettings;
+  readonly documenting: ReadonlyMap<string, readonly (readonly string[])[]>;
+  readonly shares: SchemaShares;
+}
+
+/** A planned operation's or channel's page: its parts (front matter now, body when first read),
+ *  and its facts once its schema budget is known. */
+function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: PageParts; info: (schemaNodes: number) => ApiPageInfo } {
+  const { settings, shares } = ctx;
+  const item = planned.item;
+  if (item.kind !== "operation") {
+    let access: Access | undefined;
+    const parts = channelPageParts(item.spec, item.channel, () => shares.nodes(item.spec.source, (access ??= generatedAccess(parts))));
+    const info = (schemaNodes: number): ApiPageInfo => ({
+      pagePath: planned.pagePath,
+      generated: true,
+      kind: "channel",
+      source: item.spec.source,
+      method: item.channel.operations.map((o) => o.action.toUpperCase()).join(",") || "CHANNEL",
+      path: item.channel.address,
+      servers: [],
+      playground: resolvePlayground(settings, { playground: "none" }),
+      anchors: item.channel.parameters.map((p) => ({ in: "channel", name: p.name, anchor: p.name })),
+      schemaNodes,
+    });
+    return { parts, info };
+  }
+  const op = item.operation;
+  const own = { ...(op.extension?.metadata ?? {}), ...(op.hidden ? { noindex: true } : {}) };
+  const metadata = withDocumentingRule(own, ctx.documenting.get(operationKey(item.spec.source, op)));
+  const playground = Object.keys(metadata).length === 0 ? ctx.plainPlayground : resolvePlayground(settings, readPageMeta(metadata));
+  let access: Access | undefined;
+  const parts: PageParts = operationPageParts(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata, schemaNodes: () => shares.nodes(item.spec.source, (access ??= generatedAccess(parts))) });
+  const info = (schemaNodes: number): ApiPageInfo =>
+    lazyAnchors(
+      { pagePath: planned.pagePath, generated: true, kind: op.kind, source: item.spec.source, method: op.method, path: op.path, servers: op.servers, playground, schemaNodes },
+      () => parameterAnchors(op, new SchemaBudget(schemaNodes)),
+    );
+  return { parts, info };
 }
 
 /** The pages whose front matter names an operation (`openapi`) or a schema (`openapi-schema`),
@@ -303,19 +330,15 @@ function frontMatterKeyLine(text: string, key: string): number | undefined {
 }
 
 /**
- * An MDX page that documents an operation (front matter `openapi`), as the shell and search see
- * it: the author's file, then the operation's reference (`operationReference`), as the hosted
- * platform shows it after the prose. The file is the author's bytes plus the rendered part (its
- * size counts both; its time is the later of the page's and the spec's); the part is rendered
- * when first read. Undefined when the operation is restricted (`x-svc` metadata) to readers the
- * page's own rule does not keep to: its reference is then not shown.
+ * Whether an MDX page that documents an operation (front matter `openapi`) shows its reference
+ * after the prose, as the hosted platform does: the file is then the author's bytes plus the
+ * rendered part (its size counts both; its time is the later of the page's and the spec's),
+ * rendered when first read. Not when the operation is restricted (`x-svc` metadata) to readers
+ * the page's own rule does not keep to.
  */
-function documentedPage(page: Page, fm: FrontMatterOperation, ctx: RenderContext, maker: SpecPageMaker): Page | undefined {
-  const authored = page.authored ?? page;
-  const opMeta = readPageMeta(fm.operation.extension?.metadata ?? {});
-  const opAccess: Access = { ...(opMeta.groups !== undefined ? { groups: opMeta.groups } : {}), ...(opMeta.public === true ? { public: true } : {}) };
-  if (!readersCover(authored.file.access, opAccess)) return undefined;
-  return maker.withReference(authored, () => operationReference(fm.spec, fm.operation, ctx), fm.spec.source);
+function showsOperation(page: Page, fm: FrontMatterOperation): boolean {
+  const opAccess = accessOfMeta(readPageMeta(fm.operation.extension?.metadata ?? {}));
+  return readersCover((page.authored ?? page).file.access, opAccess);
 }
 
 /**
@@ -351,7 +374,7 @@ function channelKeptBy(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<
     const file = specFiles?.get(`/${spec.source}`);
     if (file !== undefined && !readersCover(pageAccess, file.access)) return "is in a spec file restricted to groups that not every reader of this page is in";
     const meta = readPageMeta(channel.extension?.metadata ?? {});
-    const channelAccess: Access = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
+    const channelAccess = accessOfMeta(meta);
     return readersCover(pageAccess, channelAccess) ? undefined : "is restricted to groups that not every reader of this page is in";
   };
 }
@@ -359,11 +382,13 @@ function channelKeptBy(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<
 /** The pages documenting an AsyncAPI channel (`asyncapi`) with it shown, as `documentedPage`
  *  appends an operation: the plan keeps only channels every reader of the page may read
  *  (`channelKeptBy`). */
-function channelPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, maker: SpecPageMaker): Page[] {
+function channelPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, maker: SpecPageMaker, shares: SchemaShares): Page[] {
   const out: Page[] = [];
   for (const fm of plan.channels.values()) {
     const page = diskPages.get(fm.pagePath);
-    if (page !== undefined) out.push(maker.withReference(page.authored ?? page, () => channelReference(fm.spec, fm.channel), fm.spec.source));
+    if (page === undefined) continue;
+    const authored = page.authored ?? page;
+    out.push(maker.withReference(authored, () => channelReference(fm.spec, fm.channel, shares.nodes(fm.spec.source, authored.file.access)), fm.spec.source));
   }
   return out;
 }

@@ -33,7 +33,7 @@ import { type PlainStat, plainStat as lstatPlain, type StatAhead, startStatAhead
 import { pagePathOf, type Site } from "./site.js";
 import type { Page } from "./page.js";
 import { makeFile, type SiteFile } from "./site-file.js";
-import { type Access, readersCover } from "./access.js";
+import { type Access, accessOfMeta, readersCover } from "./access.js";
 import { appendAll } from "../arrays.js";
 
 /** Page files: Markdown and MDX (the names a walk of the repository lists). */
@@ -598,10 +598,7 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
   }
   const { meta, title } = parsed;
   const path = pagePathOf(filePath);
-  const access = {
-    ...(meta.groups !== undefined ? { groups: meta.groups } : {}),
-    ...(meta.public === true ? { public: true } : {}),
-  };
+  const access = accessOfMeta(meta);
   // Held so that a shell pool's snapshot can take the text's place in memory (`held-text.ts`);
   // held as bytes from the start when that is smaller (`ParsedTexts`).
   const held = texts.held(decoded, parsed);

@@ -21,6 +21,8 @@ export interface ApiPageInfo {
   readonly servers: readonly string[];
   readonly playground: PlaygroundSettings;
   readonly anchors: readonly ParameterAnchor[];
+  /** The schema nodes the page shows at most (`SchemaShares`): its HTML is cut where its text is. */
+  readonly schemaNodes: number;
 }
 
 /** API reference state of a site: the plan (for `check`/`nav`), settings, and page facts. */

@@ -1,7 +1,7 @@
 import { dataJson } from "../config/finite-data.js";
 import { frontMatterBlock, type PageParts, type RenderedReference } from "../config/openapi/render-page.js";
 import { readPageMeta } from "../config/page-meta.js";
-import type { Access } from "./access.js";
+import { type Access, accessOfMeta } from "./access.js";
 import type { Page } from "./page.js";
 import { byteLength, type SiteFile } from "./site-file.js";
 
@@ -119,10 +119,9 @@ function pinned(time: SpecTime, access: Access, from: (specTime: Date | null) =>
  * what a YAML parser reads back is the JSON value (a test compares with parsing the text).
  */
 function generatedPage(pagePath: string, parts: PageParts, frontMatterText: string, time: SpecTime, rendered: string | undefined): MadePage {
-  const frontMatter: Record<string, unknown> = {};
-  for (const [k, v] of parts.frontMatter) frontMatter[k] = asYamlReadsJson(v);
+  const frontMatter = frontMatterOf(parts);
   const meta = readPageMeta(frontMatter);
-  const access: Access = { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };
+  const access = accessOfMeta(meta);
   // What renders the body holds the whole parsed spec: let go once the body is made, so a page
   // kept across saves holds its strings only, not each version of the spec it was first made
   // from (adversary round 45 F1: one more spec alive per save).
@@ -173,6 +172,18 @@ function generatedPage(pagePath: string, parts: PageParts, frontMatterText: stri
     },
   };
   return { page, basis: frontMatterText, rendered: () => body };
+}
+
+/** The access rule of the page `parts` make, read from its front matter as the page reads it:
+ *  what the load counts the page's schema budget by (`SchemaShares`) before making it. */
+export function generatedAccess(parts: PageParts): Access {
+  return accessOfMeta(readPageMeta(frontMatterOf(parts)));
+}
+
+function frontMatterOf(parts: PageParts): Record<string, unknown> {
+  const frontMatter: Record<string, unknown> = {};
+  for (const [k, v] of parts.frontMatter) frontMatter[k] = asYamlReadsJson(v);
+  return frontMatter;
 }
 
 /** The author's page followed by a reference rendered when first read (its size counts both;

@@ -133,7 +133,7 @@ describe("one budget of schema nodes per page, shared by every walker", () => {
     const item = loaded.site.api?.plan.pages[0]?.item;
     const info = loaded.site.api?.pages.get("/api-reference/x");
     if (item?.kind !== "operation" || info === undefined) throw new Error("no page");
-    const html = operationHtml({ spec: item.spec, op: item.operation, pagePath: "/api-reference/x", title: "X", settings: loaded.site.api?.settings as ApiSettings, playground: info.playground, view: { kind: "form" }, markdown: (t) => t });
+    const html = operationHtml({ spec: item.spec, op: item.operation, pagePath: "/api-reference/x", title: "X", settings: loaded.site.api?.settings as ApiSettings, playground: info.playground, view: { kind: "form" }, markdown: (t) => t, schemaNodes: info.schemaNodes });
     expect(html.match(/<p class="notice cut">[^<]*<\/p>/g)).toEqual([
       `<p class="notice cut">Cut: this page shows 5,000 schema nodes' worth of text at most, and its code samples are longer than that: some code samples are left out. The spec file holds them whole.</p>`,
     ]);
@@ -221,7 +221,7 @@ describe("one budget of schema nodes per page, shared by every walker", () => {
         return { taken: take.mock.results.filter((r) => r.value === true).length, calls: take.mock.calls.length };
       };
       const text = counted(() => page.file.text);
-      const html = counted(() => operationHtml({ spec: item.spec, op: item.operation, pagePath: "/api-reference/x", title: "X", settings: loaded.site.api?.settings as ApiSettings, playground: info.playground, view: { kind: "form" }, markdown: (t) => t }));
+      const html = counted(() => operationHtml({ spec: item.spec, op: item.operation, pagePath: "/api-reference/x", title: "X", settings: loaded.site.api?.settings as ApiSettings, playground: info.playground, view: { kind: "form" }, markdown: (t) => t, schemaNodes: info.schemaNodes }));
       // Every node walked is taken from the budget; a refused one costs a constant (a field list
       // ends, an object comes out empty), a few per parameter, field list or example at most.
       // The parameters' anchors are walked on a budget of the page's size of their own.

@@ -92,7 +92,7 @@ describe("x-mint metadata and content on a generated endpoint page", () => {
     const item = runtime.site.api?.plan.pages[0]?.item;
     const info = runtime.site.api?.pages.get("/api-reference/authenticate");
     if (item?.kind !== "operation" || info === undefined) throw new Error("no page");
-    const html = operationHtml({ spec: item.spec, op: item.operation, pagePath: info.pagePath, title: "Authenticate", settings: runtime.site.api?.settings as ApiSettings, playground: info.playground, view: { kind: "form" }, markdown: (t) => `<p>${t}</p>` });
+    const html = operationHtml({ spec: item.spec, op: item.operation, pagePath: info.pagePath, title: "Authenticate", settings: runtime.site.api?.settings as ApiSettings, playground: info.playground, view: { kind: "form" }, markdown: (t) => `<p>${t}</p>`, schemaNodes: info.schemaNodes });
     expect(html.split("\n").slice(0, 4)).toEqual([
       '<article class="operation">',
       "<h1>Authenticate</h1>",

@@ -6,7 +6,7 @@ import type { ApiAuth, ApiContent, ApiOperation, ApiSpec } from "../../config/op
 import { describePlayground, type PlaygroundSettings, playgroundVisible, RELAY_PATH } from "../../config/openapi/playground.js";
 import { PARAMETER_GROUPS, type PageCut, channelPageMessages, channelPageOperations, cutAt, cutText, parameterAnchors } from "../../config/openapi/render-page.js";
 import { fieldOf, type SchemaField, schemaFields } from "../../config/openapi/schema-fields.js";
-import { pageSchemaBudget, type SchemaBudget } from "../../config/openapi/schema-budget.js";
+import { pageSchemaBudget, SchemaBudget } from "../../config/openapi/schema-budget.js";
 import { fieldAnchor } from "../../engine/render/components/fields.js";
 import type { Reader } from "../../vfs/access.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
@@ -37,6 +37,8 @@ export interface OperationHtmlInput {
   readonly view: PlaygroundView;
   /** A description as HTML (`renderMarkdown`'s, done in a render worker: see `markdownInWorker`). */
   readonly markdown: MarkdownHtml;
+  /** The page's schema budget (`ApiPageInfo.schemaNodes`), which its text was cut at. */
+  readonly schemaNodes: number;
 }
 
 /** Markdown text of a spec (a description) as sanitised HTML: links, code, lists and tables, never a script or raw HTML. */
@@ -56,7 +58,7 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
   if (op.extension?.content !== undefined) out.push(prose(op.extension.content));
   out.push(endpointHtml(op, playground));
   // The same budget as the page's text (`operationPageParts`): the HTML is cut where the MDX is.
-  const nodes = pageSchemaBudget(input.spec.operations.length);
+  const nodes = new SchemaBudget(input.schemaNodes);
   const noteAt = out.length;
   if (op.deprecated) out.push(`<p class="deprecated">Deprecated.</p>`);
   if (op.description !== undefined) out.push(`<div class="description">${prose(op.description)}</div>`);
@@ -262,9 +264,9 @@ function codeBlock(label: string, code: string, lang?: string): string {
 }
 
 /** An AsyncAPI channel as HTML: address, servers, parameters (anchored), operations and messages. */
-export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md: MarkdownHtml): string {
+export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md: MarkdownHtml, schemaNodes: number): string {
   const prose = (text: string): string => md(text.trim());
-  const nodes = pageSchemaBudget(spec.channels.length);
+  const nodes = new SchemaBudget(schemaNodes);
   const out: string[] = [`<article class="operation">`, `<h1>${esc(title)}</h1>`, `<p class="endpoint"><span class="method m-channel">CHANNEL</span> <code data-testid="endpoint">${esc(ch.address)}</code></p>`];
   if (ch.summary !== undefined && ch.summary !== ch.description) out.push(prose(ch.summary));
   if (ch.description !== undefined) out.push(prose(ch.description));

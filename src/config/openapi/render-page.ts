@@ -60,6 +60,9 @@ export interface RenderContext {
   readonly playground: PlaygroundSettings;
   /** Front matter keys taken from `x-svc.metadata` (title, groups, public...). */
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** The schema nodes the page shows at most, its share of the spec's bound (`SchemaShares`):
+   *  asked when the body is first rendered, once the load has counted every page of the spec. */
+  readonly schemaNodes: () => number;
 }
 
 /** A generated page in two parts: front matter (key, JSON value) pairs and the Markdown body. */
@@ -172,7 +175,8 @@ function metadataFields(metadata: Readonly<Record<string, unknown>> | undefined,
  * descriptions never reached the pages).
  */
 export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): PageParts {
-  const nodes = pageSchemaBudget(spec.operations.length);
+  let nodes: SchemaBudget | undefined;
+  const budget = (): SchemaBudget => (nodes ??= new SchemaBudget(ctx.schemaNodes()));
   const title = metaString(ctx.metadata, "title") ?? op.summary ?? `${op.method} ${op.path}`;
   const description = metaString(ctx.metadata, "description") ?? (op.description !== undefined ? firstSentence(op.description) : undefined);
   const fm: [string, unknown][] = [
@@ -182,7 +186,7 @@ export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderC
     ["playground", ctx.playground.display],
   ];
   appendAll(fm, metadataFields(ctx.metadata));
-  return { frontMatter: fm, body: () => renderOperationBody(spec, op, ctx, title, nodes), cut: () => cutAt(nodes) };
+  return { frontMatter: fm, body: () => renderOperationBody(spec, op, ctx, title, budget()), cut: () => cutAt(budget()) };
 }
 
 /**
@@ -191,7 +195,7 @@ export function operationPageParts(spec: ApiSpec, op: ApiOperation, ctx: RenderC
  * below its title (endpoint, parameters, request body, responses, examples, the `jq` line).
  */
 export function operationReference(spec: ApiSpec, op: ApiOperation, ctx: RenderContext): RenderedReference {
-  const nodes = pageSchemaBudget(spec.operations.length);
+  const nodes = new SchemaBudget(ctx.schemaNodes());
   const text = `\n---\n${renderOperationBody(spec, op, ctx, undefined, nodes)}`;
   return { text, cut: cutAt(nodes) };
 }
@@ -402,14 +406,8 @@ function specPointerLine(source: string, pointer: string): string {
   return `Generated from \`/${source}\`: \`${reader} '.${jq}' /${source}\``;
 }
 
-/** The generated MDX of an AsyncAPI channel page. */
-export function renderChannelPage(spec: AsyncSpec, ch: AsyncChannel): string {
-  const parts = channelPageParts(spec, ch);
-  return pageText(parts.frontMatter, parts.body());
-}
-
 /** A channel page's front matter, and a function that renders its body. */
-export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
+export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel, schemaNodes: () => number): PageParts {
   const metadata = ch.extension?.metadata;
   const title = metaString(metadata, "title") ?? ch.title ?? ch.id;
   const fm: [string, unknown][] = [["title", title]];
@@ -418,8 +416,9 @@ export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
   fm.push(["asyncapi", `${spec.source} ${ch.id}`]);
   // As an operation page's (`operationPageParts`): the metadata's other front matter fields.
   appendAll(fm, metadataFields(metadata, "asyncapi"));
-  const nodes = pageSchemaBudget(spec.channels.length);
-  return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title, nodes), cut: () => cutAt(nodes) };
+  let nodes: SchemaBudget | undefined;
+  const budget = (): SchemaBudget => (nodes ??= new SchemaBudget(schemaNodes()));
+  return { frontMatter: fm, body: () => renderChannelBody(spec, ch, title, budget()), cut: () => cutAt(budget()) };
 }
 
 /**
@@ -428,8 +427,8 @@ export function channelPageParts(spec: AsyncSpec, ch: AsyncChannel): PageParts {
  * generated page holds below its title (address, servers, parameters, operations, messages, the
  * `jq` line).
  */
-export function channelReference(spec: AsyncSpec, ch: AsyncChannel): RenderedReference {
-  const nodes = pageSchemaBudget(spec.channels.length);
+export function channelReference(spec: AsyncSpec, ch: AsyncChannel, schemaNodes: number): RenderedReference {
+  const nodes = new SchemaBudget(schemaNodes);
   return { text: `\n---\n${renderChannelBody(spec, ch, undefined, nodes)}`, cut: cutAt(nodes) };
 }
 

@@ -152,7 +152,7 @@ export async function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found
   const kept = (view: string, build: (markdown: (text: string) => string) => string): Promise<string | Response> => caches.apiArticles.get(site, info, view, () => described(build));
   if ("kind" in item && item.kind === "channel") {
     const { spec, channel } = item;
-    const main = await kept("channel", (md) => channelHtml(spec, channel, page.title, md));
+    const main = await kept("channel", (md) => channelHtml(spec, channel, page.title, md, info.schemaNodes));
     return typeof main === "string" ? previewPage({ ...frame, main }) : main;
   }
   const { spec, operation: op } = item;
@@ -180,7 +180,7 @@ export async function apiPage(runtime: DocsRuntime, caches: PreviewCaches, found
     toc = rendered.toc;
     authored = `<section class="prose" data-testid="page-prose">${pageHead(page, own.body)}${problemNotice(own, rendered)}${rendered.html}</section>`;
   }
-  const article = await kept(JSON.stringify(view), (markdown) => operationHtml({ spec, op, pagePath: page.path, title: generated ? page.title : `${op.method} ${op.path}`, settings, playground, view, markdown }, generated ? 1 : 2));
+  const article = await kept(JSON.stringify(view), (markdown) => operationHtml({ spec, op, pagePath: page.path, title: generated ? page.title : `${op.method} ${op.path}`, settings, playground, view, markdown, schemaNodes: info.schemaNodes }, generated ? 1 : 2));
   if (typeof article !== "string") return article;
   const scripts = view.kind === "form" ? ["playground.js"] : [];
   const data = view.kind === "form" ? playgroundDataHtml(playgroundData(op, page.path, playground)) : "";
