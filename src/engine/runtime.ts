@@ -8,7 +8,7 @@ import { prefetchRemoteSpecs } from "../vfs/api-pages.js";
 import type { Access } from "../vfs/access.js";
 import type { ApiPageInfo } from "../vfs/site-api.js";
 import { type LoadedSite, type LoadSiteOptions, loadSite, reloadReplacedRoot, reloadSite } from "../vfs/load-site.js";
-import { readablePage, readerApiPage, type SiteOutline, siteOutline, withheldPage } from "../vfs/outline.js";
+import { readablePage, readerApiPage, sameOutlineBasis, type SiteOutline, siteOutline, withheldPage } from "../vfs/outline.js";
 import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";
 import type { Page } from "../vfs/page.js";
 import type { Site } from "../vfs/site.js";
@@ -180,6 +180,9 @@ export class DocsRuntime {
   private saving: PendingSave | undefined;
   /** Per-reader state by (snapshot, auth setting, reader key): see `readerState`. */
   private readers = new Map<string, ReaderState>();
+  /** Each reader class's outline, by `visibilityKey`: kept across snapshots while the site's
+   *  structure is the same (`sameOutlineBasis`), dropped with the readers' states otherwise. */
+  private outlines = new Map<string, SiteOutline>();
   /** Bumped by every new site snapshot; part of every per-reader cache key. */
   private snapshot = 0;
   private readonly listeners = new Set<(change: RuntimeChange) => void>();
@@ -586,7 +589,7 @@ export class DocsRuntime {
     }
     const site = this.site;
     const names = this.names;
-    const outline = siteOutline(site.config, readablePage(site, context), withheldPage(site, context));
+    const outline = this.outlineOf(site, context);
     // Whether this reader sees a skill file of the site's own: a reader who sees none gets the
     // generated one, so an empty list never hints that restricted skills exist. It is dated like
     // their newest file (a restricted file's time is not theirs to see).
@@ -614,6 +617,17 @@ export class DocsRuntime {
       if (oldest !== undefined) this.readers.delete(oldest);
     }
     return state;
+  }
+
+  private outlineOf(site: Site, context: RequestContext): SiteOutline {
+    const key = visibilityKey(context);
+    let outline = this.outlines.get(key);
+    if (outline === undefined) {
+      outline = siteOutline(site.config, readablePage(site, context), withheldPage(site, context));
+      this.outlines.set(key, outline);
+      if (this.outlines.size > MAX_CACHED_READERS) this.outlines.delete(this.outlines.keys().next().value as string);
+    }
+    return outline;
   }
 
   /**
@@ -789,6 +803,7 @@ export class DocsRuntime {
     this.savedInWorkers += feed?.delivered ?? 0;
     this.snapshot++;
     this.readers = new Map();
+    if (!sameOutlineBasis(previous, this.site)) this.outlines = new Map();
     this.shellHost?.prepare(this.site);
     if (this.indexComplete) this.shellHost?.releaseTexts(this.site);
     if (this.indexComplete) this.learnVectors();
