@@ -94,5 +94,7 @@ export function accessOfMeta(meta: { readonly groups?: readonly string[]; readon
 export function accessClass(access: Access): string {
   if (access.public === true) return "public";
   if (access.groups === undefined || access.groups.length === 0) return "site";
-  return `groups:${[...new Set(access.groups)].sort().join("\n")}`;
+  // As JSON: a group name may hold any character, so no separator joins two lists alike (adversary
+  // round 46 F4: `["a\nb"]` and `["a", "b"]` were one class).
+  return `groups:${JSON.stringify([...new Set(access.groups)].sort())}`;
 }

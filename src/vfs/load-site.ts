@@ -825,6 +825,16 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
   const namers = new Map<string, Access[]>();
   const unnamedSchemas: [Page, string][] = [];
   const unnamedOperations: [Page, OperationEntry][] = [];
+  // A name no path finds is matched against the ends of the repository's spec files' paths: only
+  // those every reader of the page may read count, as for a page naming none (`readableBy`), so a
+  // spec only restricted pages name never makes a public page's name find two (adversary round 46
+  // F5). Whose a file is comes from the pages naming it by path, so those are resolved first.
+  const bySuffix: [Page, string][] = [];
+  const exactly: SpecFileLookup = { exists: lookup.exists, specFiles: () => [] };
+  const name = (page: Page, spec: string): void => {
+    out.set(page.path, spec);
+    namers.set(spec, [...(namers.get(spec) ?? []), page.file.access]);
+  };
   for (const page of pages.values()) {
     const entry = page.meta.openapi !== undefined ? parseOperationEntry(page.meta.openapi) : undefined;
     // A data model page (`openapi-schema`) names its spec the same way, or names none: then the
@@ -835,10 +845,9 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
     // among the site's AsyncAPI specs. One reference per page: `openapi` first, as the plan reads.
     const channel = page.meta.openapi === undefined && page.meta.openapiSchema === undefined && page.meta.asyncapi !== undefined ? parseChannelReference(page.meta.asyncapi) : undefined;
     if (channel?.file !== undefined) {
-      const spec = frontMatterSpecFile(channel.file, page.file.path.slice(1), lookup);
-      if (spec === undefined) continue;
-      out.set(page.path, spec);
-      namers.set(spec, [...(namers.get(spec) ?? []), page.file.access]);
+      const spec = frontMatterSpecFile(channel.file, page.file.path.slice(1), exactly);
+      if (spec === undefined) bySuffix.push([page, channel.file]);
+      else name(page, spec);
       continue;
     }
     const file = entry?.file ?? schema?.file;
@@ -851,11 +860,17 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
       unnamedOperations.push([page, entry as OperationEntry]);
       continue;
     }
-    const spec = frontMatterSpecFile(file, page.file.path.slice(1), lookup);
-    if (spec === undefined) continue;
-    out.set(page.path, spec);
-    namers.set(spec, [...(namers.get(spec) ?? []), page.file.access]);
+    const spec = frontMatterSpecFile(file, page.file.path.slice(1), exactly);
+    if (spec === undefined) bySuffix.push([page, file]);
+    else name(page, spec);
   }
+  const byPath = new Map(namers);
+  const mayRead = (page: Page) => (rel: string): boolean => byPath.get(rel)?.some((access) => readersCover(page.file.access, access)) !== false;
+  const found = bySuffix.flatMap(([page, file]) => {
+    const spec = frontMatterSpecFile(file, page.file.path.slice(1), { exists: lookup.exists, specFiles: () => lookup.specFiles().filter(mayRead(page)) });
+    return spec === undefined ? [] : [[page, spec] as const];
+  });
+  for (const [page, spec] of found) name(page, spec);
   // A page naming no file looks only among the specs every one of its readers may read: choosing
   // one restricted pages name would show its operation, and open the whole file, to them.
   const readableBy = (page: Page): RepoSpecText[] => specTexts().filter((f) => namers.get(f.rel)?.some((access) => readersCover(page.file.access, access)) !== false);
