@@ -33,6 +33,8 @@ export interface RankingParams {
   readonly negatedTitleWeight: number;
   readonly siteVectorWeight: number;
   readonly generatedPageWeight: number;
+  readonly templatePageWeight: number;
+  readonly templatePages: number;
   readonly namedOperationWeight: number;
   readonly documentsWeight: number;
   readonly companionWeight: number;
@@ -77,6 +79,15 @@ export const RANKING: RankingParams = {
    *  otherwise crowd out the guide that answers a question in words ("pay sellers a commission"
    *  matched five commission endpoints before the payouts guide). A strong match still wins. */
   generatedPageWeight: 0.85,
+  /** Score factor for a page written to an outline (its headings, in order) that pages of at
+   *  least `templatePages` other titles share (`template-pages.ts`): a node's, a type's or a
+   *  provider's reference page among hundreds alike. A question in words ("extend an image beyond
+   *  its borders") matched ComfyUI's node pages' parameter tables above the tutorial that answers
+   *  it. A question naming the page's title gives it its full weight back, as for endpoint pages.
+   *  1 turns it off. */
+  templatePageWeight: 0.9,
+  /** How many different titles share an outline for it to be a template's (`templatePageWeight`). */
+  templatePages: 10,
   /** Score factor for an endpoint page whose title or path the question names ("Cancel Crawl" in
    *  "cancel a running crawl job", `POST /v3/memories/add`): the question asks for that operation,
    *  and the SDK page or guide that mentions every operation in a section of its own (firecrawl's

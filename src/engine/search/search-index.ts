@@ -27,6 +27,7 @@ import { ReaderClasses } from "./reader-classes.js";
 import { decodeHTML } from "entities";
 import { RepeatedSections, type RepeatedSectionsState } from "./repeated-sections.js";
 import { type SectionTable, sectionAt, sectionCount, type StoredSection } from "./section-table.js";
+import { outlineOf, TemplatePages } from "./template-pages.js";
 import { type Section, sectionText } from "./sections.js";
 import { operationWords } from "./operation-words.js";
 import { type AnalysisFeed, type BodyToAnalyse, bodyToAnalyse } from "./analysis-feed.js";
@@ -278,6 +279,9 @@ export class SearchIndex {
   private priors = new Float64Array(1024);
   /** Which units document which identifiers, for the lift of a question naming one. */
   private readonly documented = new DocumentedUnits();
+  /** The pages of each outline (`template-pages.ts`), for the weight of a template's pages.
+   *  Undefined after a `restore` (the weights restored with the priors) until a sync changes pages. */
+  private templates: TemplatePages<IndexedPage> | undefined = new TemplatePages();
   /** The operation path each API page documents (`operationPathKey`), by page path. */
   private operationPaths = new Map<string, string>();
   /** Pages whose operation the loaded API reference renders (so their text shows it). */
@@ -569,6 +573,7 @@ export class SearchIndex {
       this.texts = this.distinct;
     }
     if (added > 0 || removed > 0) {
+      this.weighTemplates();
       this.index.prepare();
       this.dropVectors();
     }
@@ -650,6 +655,8 @@ export class SearchIndex {
     this.repeated.restore(state.repeated);
     this.rules.restore(state.rules);
     this.priors = state.priors;
+    // Templates' weights are in the priors; their pages are counted when a sync changes pages.
+    this.templates = undefined;
     this.texts = state.texts;
     for (const p of state.pages) {
       // A file that is gone from the cache's pages stands for none: the page is expanded again.
@@ -1079,6 +1086,32 @@ export class SearchIndex {
     return this.titleStamp;
   }
 
+  /** Counts `entry`'s outline (`template-pages.ts`) when it has one, is no endpoint page and
+   *  every reader of it reads the same text. */
+  private countTemplate(entry: IndexedPage): void {
+    const only = entry.variants[0];
+    if (this.templates === undefined || only === undefined || entry.variants.length > 1 || !entry.complete || entry.above.length > 0 || isApiPage(entry.page)) return;
+    const outline = outlineOf(only.sections);
+    if (outline !== undefined) this.templates.add(entry, entry.rule, outline, entry.page.title);
+  }
+
+  /**
+   * Each page's weight as a template's or not (`template-pages.ts`), once the pages of a sync are
+   * indexed: whether an outline is a template's is the whole site's count. Only the pages of the
+   * outlines the sync added to or removed from are weighed again; after a restore, every page is
+   * counted once first. Endpoint pages keep their own weight.
+   */
+  private weighTemplates(): void {
+    if (this.templates === undefined) {
+      this.templates = new TemplatePages();
+      for (const entry of this.byPath.values()) this.countTemplate(entry);
+    }
+    const weight = this.ranking.templatePageWeight;
+    for (const [entry, template] of this.templates.changed(this.ranking.templatePages)) {
+      for (const v of entry.variants) this.setPrior(v.id, template ? weight : 1);
+    }
+  }
+
   private setPrior(id: number, value: number): void {
     if (id >= this.priors.length) {
       const grown = new Float64Array(Math.max(id + 1, this.priors.length * 2));
@@ -1442,6 +1475,7 @@ export class SearchIndex {
     entry.conditions = entry.conditions.slice();
     // Once all are in: which variant a class gets is decided among them all.
     for (const id of ids) this.classes.track(id, 1);
+    this.countTemplate(entry);
   }
 
   /** A page's own fields (title, description, place) as a term sequence: each field's terms in
@@ -1491,6 +1525,7 @@ export class SearchIndex {
     entry.conditions.push(condition);
     this.byId[id] = { entry, variant };
     this.unitChanges++;
+    // A template's pages take their weight once the sync's pages are all in (`weighTemplates`).
     this.setPrior(id, isApiPage(page) ? this.ranking.generatedPageWeight : 1);
     return id;
   }
@@ -1683,6 +1718,7 @@ export class SearchIndex {
 
   private remove(entry: IndexedPage): void {
     this.open.delete(entry);
+    this.templates?.remove(entry);
     for (const v of entry.variants) {
       this.documented.remove(v.id, v.documents);
       this.classes.track(v.id, -1);

@@ -104,6 +104,11 @@ export function sectionAt(table: SectionTable, k: number): StoredSection {
   return { heading: stringAt(table, 2 * k), parents, anchor: stringAt(table, 2 * k + 1), start: ints[at] as number, end: ints[at + 1] as number };
 }
 
+/** Section `k`'s heading alone (`sectionAt(table, k).heading`, without its other strings). */
+export function sectionHeading(table: SectionTable, k: number): string {
+  return stringAt(table, 2 * k);
+}
+
 /** String `i` of the table. */
 function stringAt(table: SectionTable, i: number): string {
   const { ints } = table;
