@@ -80,6 +80,11 @@ export function readersCover(outer: Access, inner: Access): boolean {
   return outer.public !== true;
 }
 
+/** The groups a rule restricts its readers to; undefined when it restricts nobody (no `groups`, or `public: true`). */
+export function restrictingGroups(access: Access | undefined): readonly string[] | undefined {
+  return access?.groups !== undefined && access.public !== true ? access.groups : undefined;
+}
+
 /** The access rule front matter (or an operation's `x-svc.metadata`, read as front matter) sets. */
 export function accessOfMeta(meta: { readonly groups?: readonly string[]; readonly public?: boolean }): Access {
   return { ...(meta.groups !== undefined ? { groups: meta.groups } : {}), ...(meta.public === true ? { public: true } : {}) };

@@ -6,6 +6,7 @@ import { type FetchLike, loadApiSpec } from "../config/openapi/load-api-spec.js"
 import type { SpecLoadResult } from "../config/openapi/spec-load-result.js";
 import { collectNavSpecReferences } from "../config/openapi/nav-references.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
+import { documentingGroups, operationKey } from "../config/openapi/documenting-groups.js";
 import {
   type FrontMatterOperation,
   type FrontMatterReference,
@@ -22,7 +23,7 @@ import { channelPageParts, channelReference, operationPageParts, operationRefere
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { SchemaBudget } from "../config/openapi/schema-budget.js";
 import { type RefReaders, sameRefDecisions, sameRefFiles } from "../config/openapi/ref-target.js";
-import type { ApiOperation, ApiSpec } from "../config/openapi/model.js";
+import type { ApiSpec } from "../config/openapi/model.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
 import { brokenSinceLastGood } from "../config/openapi/spec-last-good.js";
 import { metadataParts } from "../config/openapi/restricted-parts.js";
@@ -30,7 +31,7 @@ import { type RestrictedPart, schemaReaders } from "../config/openapi/schema-com
 import { createOpenapiValidator, type OpenapiValidator } from "../config/openapi/validate-openapi.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
-import { type Access, accessOfMeta, readersCover } from "./access.js";
+import { type Access, accessOfMeta, readersCover, restrictingGroups } from "./access.js";
 import type { Page } from "./page.js";
 import type { SiteFile } from "./site-file.js";
 import type { ApiPageInfo, SiteApi } from "./site-api.js";
@@ -74,50 +75,22 @@ export interface ApiPagesOptions {
   readonly refReaders?: (source: string) => RefReaders;
 }
 
-/** The groups a page restricts its readers to; undefined when it restricts nobody (no `groups`, or `public: true`). */
+/** The groups a page restricts its readers to (`restrictingGroups`), by page path. */
 function restrictingGroupsOf(pages: ReadonlyMap<string, Page>): (pagePath: string) => readonly string[] | undefined {
-  return (pagePath) => {
-    const access = pages.get(pagePath)?.file.access;
-    return access?.groups !== undefined && access.public !== true ? access.groups : undefined;
-  };
-}
-
-/** An operation of a spec, as one key. */
-function operationKey(source: string, op: Pick<ApiOperation, "kind" | "method" | "path">): string {
-  return JSON.stringify([source, op.kind, op.method, op.path]);
+  return (pagePath) => restrictingGroups(pages.get(pagePath)?.file.access);
 }
 
 /**
- * The groups the MDX pages documenting an operation (front matter `openapi`) restrict it to, by
- * operation: their rule is the operation's in each reader's spec file (`specVariants`: a reader
- * must pass every such page's rule), so its generated page, where there is one too (an error
- * until resolved, or `x-svc.href` elsewhere), must not show it to readers the pages do not.
- */
-function documentingRules(frontMatter: ReadonlyMap<string, FrontMatterOperation>, pageGroups: (pagePath: string) => readonly string[] | undefined): Map<string, (readonly string[])[]> {
-  const out = new Map<string, (readonly string[])[]>();
-  for (const fm of frontMatter.values()) {
-    const groups = pageGroups(fm.pagePath);
-    if (groups === undefined) continue;
-    const key = operationKey(fm.spec.source, fm.operation);
-    const rules = out.get(key) ?? [];
-    rules.push(groups);
-    out.set(key, rules);
-  }
-  return out;
-}
-
-/**
- * An operation's `x-svc.metadata` narrowed by the rules of the pages documenting it: a reader must
- * pass them all, so the page's groups are those every rule names (none in common: no reader), and
+ * An operation's metadata with the rule of the MDX pages documenting it (`documentingGroups`):
+ * a reader must pass both, so the groups are those both name (none in common: no reader), and
  * `public: true` no longer opens it. Fail closed: narrower than "pass each" for a reader in two
  * groups, never wider.
  */
-function withDocumentingRule(metadata: Record<string, unknown>, rules: readonly (readonly string[])[] | undefined): Record<string, unknown> {
-  if (rules === undefined || rules.length === 0) return metadata;
+function withDocumentingRule(metadata: Record<string, unknown>, groups: readonly string[] | undefined): Record<string, unknown> {
+  if (groups === undefined) return metadata;
   const meta = readPageMeta(metadata);
-  const own = meta.groups !== undefined && meta.public !== true ? [meta.groups] : [];
-  const all = [...own, ...rules];
-  const common = (all[0] as readonly string[]).filter((g) => all.every((r) => r.includes(g)));
+  const own = meta.groups !== undefined && meta.public !== true ? meta.groups : undefined;
+  const common = own === undefined ? groups : groups.filter((g) => own.includes(g));
   const { public: _open, ...rest } = metadata;
   return { ...rest, groups: common.length > 0 ? common : [UNMATCHABLE_GROUP] };
 }
@@ -159,7 +132,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const kept = schemaKeptBy(diskPages, options.specFiles);
   const pageGroups = restrictingGroupsOf(diskPages);
   const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), specFileKept: specFileKeptBy(diskPages, options.specFiles), pageGroups });
-  const documenting = documentingRules(plan.frontMatter, pageGroups);
+  const documenting = documentingGroups(plan.frontMatter.values(), pageGroups);
   appendAll(diagnostics, plan.diagnostics);
 
   const pages: Page[] = [];
@@ -237,7 +210,7 @@ interface PlannedContext {
   readonly settings: ApiSettings;
   /** Most operations carry no `x-svc.metadata`: one playground for all of them. */
   readonly plainPlayground: PlaygroundSettings;
-  readonly documenting: ReadonlyMap<string, readonly (readonly string[])[]>;
+  readonly documenting: ReadonlyMap<string, { readonly groups: readonly string[] }>;
   readonly shares: SchemaShares;
 }
 
@@ -265,7 +238,7 @@ function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: Pa
   }
   const op = item.operation;
   const own = { ...(op.extension?.metadata ?? {}), ...(op.hidden ? { noindex: true } : {}) };
-  const metadata = withDocumentingRule(own, ctx.documenting.get(operationKey(item.spec.source, op)));
+  const metadata = withDocumentingRule(own, ctx.documenting.get(operationKey(item.spec.source, op))?.groups);
   const playground = Object.keys(metadata).length === 0 ? ctx.plainPlayground : resolvePlayground(settings, readPageMeta(metadata));
   let access: Access | undefined;
   const parts: PageParts = operationPageParts(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata, schemaNodes: () => shares.nodes(item.spec.source, (access ??= generatedAccess(parts))) });
@@ -439,11 +412,10 @@ function schemaAccessOf(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap
       const meta = readPageMeta(metadata);
       if (meta.groups !== undefined && meta.public !== true) restricted.push({ part, groups: meta.groups });
     }
-    for (const fm of operations.values()) {
-      const access = pages.get(fm.pagePath)?.file.access;
-      if (fm.spec.source !== spec.source || access?.groups === undefined || access.public === true) continue;
-      const op = fm.operation;
-      restricted.push({ part: op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()], groups: access.groups });
+    const ofSpec = [...operations.values()].filter((fm) => fm.spec.source === spec.source);
+    for (const { page, groups } of documentingGroups(ofSpec, restrictingGroupsOf(pages)).values()) {
+      const op = page.operation;
+      restricted.push({ part: op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()], groups });
     }
     if (restricted.length === 0) return new Map();
     const text = specFiles?.get(`/${spec.source}`)?.text;

@@ -2,9 +2,10 @@ import type { SpecLoadResult } from "../config/openapi/spec-load-result.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
 import type { Segments } from "../config/openapi/prune-spec.js";
 import { prunedSpecText } from "../config/openapi/pruned-spec-text.js";
+import { documentingGroups } from "../config/openapi/documenting-groups.js";
 import { mayHaveMetadata, metadataParts, metadataPartsOfText } from "../config/openapi/restricted-parts.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../config/page-meta.js";
-import type { Access } from "./access.js";
+import { type Access, restrictingGroups } from "./access.js";
 import { accessKey, distinctRules, FileVariants, reuse } from "./file-variants.js";
 import type { Site } from "./site.js";
 import type { SiteFile } from "./site-file.js";
@@ -45,12 +46,10 @@ function fileVariants(site: Pick<Site, "pages" | "api">, file: SiteFile, result:
     if (meta.groups !== undefined && meta.public !== true) parts.push({ part, access: { groups: meta.groups } });
   }
   const source = file.path.slice(1);
-  for (const fm of site.api?.plan.frontMatter.values() ?? []) {
-    if (fm.spec.source !== source) continue;
-    const access = site.pages.get(fm.pagePath)?.file.access;
-    if (access?.groups === undefined || access.public === true) continue;
-    const op = fm.operation;
-    parts.push({ part: op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()], access: { groups: access.groups } });
+  const documenting = [...(site.api?.plan.frontMatter.values() ?? [])].filter((fm) => fm.spec.source === source);
+  for (const { page, groups } of documentingGroups(documenting, (pagePath) => restrictingGroups(site.pages.get(pagePath)?.file.access)).values()) {
+    const op = page.operation;
+    parts.push({ part: op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()], access: { groups } });
   }
   if (parts.length === 0) return undefined;
   const { rules, index } = distinctRules(parts.map((p) => p.access));

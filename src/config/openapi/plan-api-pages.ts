@@ -16,6 +16,7 @@ import { channelPagePath, hrefToPagePath, operationPagePath } from "./slug.js";
 import type { SpecSource } from "./spec-source.js";
 import { appendAll } from "../../arrays.js";
 import { readPageMeta } from "../page-meta.js";
+import { documentingGroups, operationKey } from "./documenting-groups.js";
 
 /** What a generated page documents. */
 export type ApiPageItem =
@@ -324,12 +325,9 @@ const RANK = { everyone: 0, signedIn: 1, restricted: 2 } as const;
  * some. Decided from what the spec says, not the site's sign-in mode, so the plan is one for all.
  */
 function pageRank(frontMatter: ReadonlyMap<string, FrontMatterOperation>, pageGroups: PlanInput["pageGroups"]): (item: ApiPageItem) => number {
-  const narrowed = new Set<string>();
-  for (const fm of frontMatter.values()) {
-    if (pageGroups?.(fm.pagePath) !== undefined) narrowed.add(itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation }));
-  }
+  const narrowed = pageGroups === undefined ? new Map() : documentingGroups(frontMatter.values(), pageGroups);
   return (item) => {
-    if (item.kind === "operation" && narrowed.has(itemKey(item))) return RANK.restricted;
+    if (item.kind === "operation" && narrowed.has(operationKey(item.spec.source, item.operation))) return RANK.restricted;
     const meta = readPageMeta((item.kind === "operation" ? item.operation : item.channel).extension?.metadata ?? {});
     return meta.public === true ? RANK.everyone : meta.groups !== undefined ? RANK.restricted : RANK.signedIn;
   };
@@ -620,6 +618,7 @@ function resolveFrontMatterConflicts(
   pageGroups: PlanInput["pageGroups"],
 ): Set<string> {
   const ownPaths = new Set<string>();
+  const narrowed = pageGroups === undefined ? new Map<string, { readonly groups: readonly string[] }>() : documentingGroups(frontMatter.values(), pageGroups);
   for (const fm of frontMatter.values()) {
     const generated = table.byItem.get(itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation }));
     if (generated === undefined) continue;
@@ -645,8 +644,8 @@ function resolveFrontMatterConflicts(
       continue;
     }
     const where = explicit.nav.find((n) => n.pagePath === generated);
-    const groups = pageGroups?.(fm.pagePath);
-    // The generated page inherits the MDX page's rule (`documentingRules`): say so.
+    const groups = pageGroups?.(fm.pagePath) !== undefined ? narrowed.get(operationKey(fm.spec.source, fm.operation))?.groups : undefined;
+    // The generated page takes the documenting pages' rule (`documentingGroups`): say so.
     const restricted = groups !== undefined ? `; until then the generated page is restricted as ${fm.pagePath.slice(1)}.mdx is (groups: ${groups.join(", ")})` : "";
     // A warning: both pages stand and the hosted platform builds both (formbricks' deployed
     // site has five such operations), so nothing of the site breaks; the generated page cannot
