@@ -1,6 +1,7 @@
 import { EXTENSION_ID, RESOURCE_MIME_TYPE, getUiCapability } from "@modelcontextprotocol/ext-apps/server";
 import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type ReadResourceResult, type Resource, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import { readerApiPage } from "../vfs/outline.js";
+import { compareBytes } from "../vfs/view.js";
 import type { RequestContext } from "../vfs/request-context.js";
 import type { DocsRuntime } from "../engine/runtime.js";
 
@@ -76,7 +77,9 @@ export function appResources(runtime: DocsRuntime, context: RequestContext): Res
   if (api === undefined) return [];
   const out: Resource[] = [];
   // The page each path gives this reader: a generated page behind a file they may not read, too.
-  for (const pagePath of new Set([...api.plan.order, ...api.pages.keys()])) {
+  // Also a page behind another at its path that documents one (`SiteApi.hidden`), in path order.
+  const hidden = [...(api.hidden?.pages.values() ?? [])].map((info) => info.pagePath).sort(compareBytes);
+  for (const pagePath of new Set([...api.plan.order, ...api.pages.keys(), ...hidden])) {
     const found = readerApiPage(runtime.site, context, pagePath);
     if (found === undefined || found.info.kind !== "operation") continue;
     const { page, info } = found;

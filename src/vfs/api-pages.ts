@@ -13,6 +13,7 @@ import {
   type FrontMatterSchemaReference,
   type ApiPagePlan,
   type PlannedApiPage,
+  type PlanInput,
   planApiPages,
   specSourcesToLoad,
 } from "../config/openapi/plan-api-pages.js";
@@ -73,11 +74,18 @@ export interface ApiPagesOptions {
   /** Whether every reader of a local spec may read a file its `$ref`s name (`ref-target.ts`);
    *  unset: no file has readers of its own to compare. */
   readonly refReaders?: (source: string) => RefReaders;
+  /** The pages a file before them at their path hides from some readers (`Site.shadowed`), one
+   *  table by page path per depth (`x.md` behind `x.mdx` is at the first): a reader who gets one
+   *  gets its reference with it, as on the site without the files before it. */
+  readonly hiddenPages?: readonly ReadonlyMap<string, Page>[];
 }
 
-/** The groups a page restricts its readers to (`restrictingGroups`), by page path. */
-function restrictingGroupsOf(pages: ReadonlyMap<string, Page>): (pagePath: string) => readonly string[] | undefined {
-  return (pagePath) => restrictingGroups(pages.get(pagePath)?.file.access);
+/** The groups a page restricts its readers to (`restrictingGroups`), by its repository file
+ *  (`guides/x.mdx`), over every table of pages given. */
+function restrictingGroupsOf(tables: readonly ReadonlyMap<string, Page>[]): (file: string) => readonly string[] | undefined {
+  const byFile = new Map<string, Access>();
+  for (const pages of tables) for (const page of pages.values()) byFile.set(page.file.path.slice(1), (page.authored ?? page).file.access);
+  return (file) => restrictingGroups(byFile.get(file));
 }
 
 /**
@@ -104,6 +112,9 @@ export interface ApiPagesResult {
   /** MDX pages that document an operation (front matter `openapi`), with its reference shown
    *  after the prose (`documentedPage`): they replace the pages read from disk. */
   readonly documented: readonly Page[];
+  /** The same for the pages a file before them hides (`ApiPagesOptions.hiddenPages`): they
+   *  replace those pages where they stand. */
+  readonly hidden: readonly Page[];
   /** Navigation placement of each generated page (merged into `SiteConfig.navPages`). */
   readonly placements: ReadonlyMap<string, PagePlacement>;
   readonly api: SiteApi;
@@ -122,18 +133,33 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   appendAll(diagnostics, refs.diagnostics);
   const { settings, diagnostics: settingDiagnostics } = readApiSettings(docsJson);
   appendAll(diagnostics, settingDiagnostics);
-  const { frontMatter, schemaRefs } = frontMatterReferencesOf(diskPages, options.frontMatterSpecs);
-  const channelRefs = channelReferencesOf(diskPages, options.frontMatterSpecs);
+  const site = referencesOf(diskPages, options.frontMatterSpecs);
+  const layers = (options.hiddenPages ?? []).map((pages) => referencesOf(pages, options.frontMatterSpecs));
+  const all = [site, ...layers];
   const specs = new Map<string, SpecLoadResult>();
-  for (const src of specSourcesToLoad(refs, frontMatter, schemaRefs, channelRefs)) {
+  for (const src of specSourcesToLoad(refs, all.flatMap((l) => l.frontMatter), all.flatMap((l) => l.schemaRefs), all.flatMap((l) => l.channelRefs))) {
     specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options));
   }
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
-  const kept = schemaKeptBy(diskPages, options.specFiles);
-  const pageGroups = restrictingGroupsOf(diskPages);
-  const plan = planApiPages({ refs, specs, frontMatter, schemaRefs, channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), specFileKept: specFileKeptBy(diskPages, options.specFiles), pageGroups });
-  const documenting = documentingGroups(plan.frontMatter.values(), pageGroups);
+  const pageGroups = restrictingGroupsOf(all.map((l) => l.pages));
+  // The hidden pages are planned on their own (no navigation: they take no entry), first: the
+  // operations they document count among the site's documenting pages (`documentingGroups`).
+  const noNav = collectNavSpecReferences({});
+  const layerInput = (layer: PageReferences, others: () => readonly FrontMatterOperation[]): PlanInput => {
+    const keptHere = schemaKeptBy(options.specFiles, pageGroups, others);
+    return { refs: noNav, specs, frontMatter: layer.frontMatter, schemaRefs: layer.schemaRefs, channelRefs: layer.channelRefs, channelKept: channelKeptBy(layer.pages, options.specFiles), pageExists, schemaKept: (pagePath, spec, name, operations) => keptHere(layer.pages.get(pagePath), spec, name, operations), specFileKept: specFileKeptBy(layer.pages, options.specFiles), pageGroups };
+  };
+  let layerPlans = layers.map((layer) => planApiPages(layerInput(layer, () => [])));
+  const alsoDocumenting = layerPlans.flatMap((p) => [...p.frontMatter.values()]);
+  const kept = schemaKeptBy(options.specFiles, pageGroups, () => alsoDocumenting);
+  const plan = planApiPages({ refs, specs, frontMatter: site.frontMatter, schemaRefs: site.schemaRefs, channelRefs: site.channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), specFileKept: specFileKeptBy(diskPages, options.specFiles), pageGroups, alsoDocumenting });
+  const everyDocumenting = [...plan.frontMatter.values(), ...alsoDocumenting];
+  // A hidden page's schema is kept by the whole site's documenting pages, known only now.
+  layerPlans = layerPlans.map((p, i) => (layers[i]?.schemaRefs.length === 0 ? p : planApiPages(layerInput(layers[i] as PageReferences, () => everyDocumenting))));
+  const documenting = documentingGroups(everyDocumenting, (fm) => pageGroups(fm.file));
   appendAll(diagnostics, plan.diagnostics);
+  // What the spec says of itself is the site plan's to say; a hidden page's plan says its own.
+  layerPlans.forEach((p, i) => appendAll(diagnostics, p.diagnostics.filter((d) => layers[i]?.files.has(d.file) === true)));
 
   const pages: Page[] = [];
   const placements = new Map<string, PagePlacement>();
@@ -147,17 +173,20 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const shares = new SchemaShares();
   const planned = [...plan.pages, ...plan.behind].map((p) => ({ planned: p, ...plannedParts(p, { settings, plainPlayground, documenting, shares }) }));
   for (const { planned: p, parts } of planned) shares.add(p.item.spec.source, generatedAccess(parts));
-  for (const fm of plan.frontMatter.values()) {
-    const page = diskPages.get(fm.pagePath);
-    if (page !== undefined && showsOperation(page, fm)) shares.add(fm.spec.source, (page.authored ?? page).file.access);
+  const documentedBy = [{ plan, pages: diskPages }, ...layerPlans.map((p, i) => ({ plan: p, pages: (layers[i] as PageReferences).pages }))];
+  for (const { plan: by, pages: table } of documentedBy) {
+    for (const fm of by.frontMatter.values()) {
+      const page = table.get(fm.pagePath);
+      if (page !== undefined && showsOperation(page, fm)) shares.add(fm.spec.source, (page.authored ?? page).file.access);
+    }
+    for (const fm of by.channels.values()) {
+      const page = table.get(fm.pagePath);
+      if (page !== undefined) shares.add(fm.spec.source, (page.authored ?? page).file.access);
+    }
   }
-  for (const fm of plan.channels.values()) {
-    const page = diskPages.get(fm.pagePath);
-    if (page !== undefined) shares.add(fm.spec.source, (page.authored ?? page).file.access);
-  }
-  let made = 0;
+  const turns = { made: 0 };
   for (const { planned: p, parts, info: infoOf } of planned) {
-    if (++made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
+    if (++turns.made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
     const page = maker.generated(p.pagePath, parts, p.item.spec.source);
     const info = infoOf(shares.nodes(p.item.spec.source, page.file.access));
     // The navigation entry's place is the path's, whichever page a reader gets there.
@@ -170,10 +199,48 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     pages.push(page);
     infos.set(p.pagePath, info);
   }
+  const made: DocumentedContext = { settings, maker, shares, diagnostics, turns };
   const documented: Page[] = [];
+  for (const { page, info } of await documentedPages(plan, diskPages, made)) {
+    documented.push(page);
+    infos.set(info.pagePath, info);
+  }
+  appendAll(appendAll(documented, schemaPages(plan, diskPages, maker, kept, diagnostics)), channelPages(plan, diskPages, maker, shares));
+  const hidden: Page[] = [];
+  const hiddenInfos = new Map<string, ApiPageInfo>();
+  const hiddenOperations = new Map<string, FrontMatterOperation>();
+  for (const [i, layerPlan] of layerPlans.entries()) {
+    const table = (layers[i] as PageReferences).pages;
+    for (const { page, info } of await documentedPages(layerPlan, table, made)) {
+      hidden.push(page);
+      hiddenInfos.set(page.file.path, info);
+    }
+    for (const fm of layerPlan.frontMatter.values()) hiddenOperations.set(`/${fm.file}`, fm);
+    const keptHere = schemaKeptBy(options.specFiles, pageGroups, () => everyDocumenting);
+    appendAll(appendAll(hidden, schemaPages(layerPlan, table, maker, keptHere, diagnostics)), channelPages(layerPlan, table, maker, shares));
+  }
+  cache.made = maker.made;
+  const hiddenApi = layerPlans.length > 0 ? { hidden: { plans: layerPlans, pages: hiddenInfos, operations: hiddenOperations } } : {};
+  return { pages, behind, documented, hidden, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}), ...hiddenApi }, diagnostics, cache };
+}
+
+/** What `documentedPages` makes pages with, and the count that yields the thread now and then. */
+interface DocumentedContext {
+  readonly settings: ApiSettings;
+  readonly maker: SpecPageMaker;
+  readonly shares: SchemaShares;
+  readonly diagnostics: Diagnostic[];
+  readonly turns: { made: number };
+}
+
+/** The pages of `pages` whose front matter `openapi` the plan matched, with the operation's
+ *  reference shown after the prose, and their facts; a warning for each that cannot show it. */
+async function documentedPages(plan: ApiPagePlan, pages: ReadonlyMap<string, Page>, ctx: DocumentedContext): Promise<{ page: Page; info: ApiPageInfo }[]> {
+  const { settings, maker, shares, diagnostics, turns } = ctx;
+  const out: { page: Page; info: ApiPageInfo }[] = [];
   for (const fm of plan.frontMatter.values()) {
-    if (++made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
-    const page = diskPages.get(fm.pagePath);
+    if (++turns.made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
+    const page = pages.get(fm.pagePath);
     if (page === undefined) continue;
     const playground = resolvePlayground(settings, page.meta);
     const access = (page.authored ?? page).file.access;
@@ -185,24 +252,24 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
       diagnostics.push({ severity: "warning", file: page.file.path.slice(1), message: `front matter openapi "${page.meta.openapi ?? ""}" documents an operation restricted to groups that not every reader of this page is in: its reference is not shown on the page`, code: API_CODES.frontMatter });
       continue;
     }
-    const ctx: RenderContext = { pagePath: fm.pagePath, settings, playground, schemaNodes };
-    documented.push(maker.withReference(page.authored ?? page, () => operationReference(fm.spec, fm.operation, ctx), fm.spec.source));
-    infos.set(fm.pagePath, {
-      pagePath: fm.pagePath,
-      generated: false,
-      kind: fm.operation.kind,
-      source: fm.spec.source,
-      method: fm.operation.method,
-      path: fm.operation.path,
-      servers: fm.operation.servers,
-      playground,
-      anchors: parameterAnchors(fm.operation, new SchemaBudget(schemaNodes())),
-      schemaNodes: schemaNodes(),
+    const ctxHere: RenderContext = { pagePath: fm.pagePath, settings, playground, schemaNodes };
+    out.push({
+      page: maker.withReference(page.authored ?? page, () => operationReference(fm.spec, fm.operation, ctxHere), fm.spec.source),
+      info: {
+        pagePath: fm.pagePath,
+        generated: false,
+        kind: fm.operation.kind,
+        source: fm.spec.source,
+        method: fm.operation.method,
+        path: fm.operation.path,
+        servers: fm.operation.servers,
+        playground,
+        anchors: parameterAnchors(fm.operation, new SchemaBudget(schemaNodes())),
+        schemaNodes: schemaNodes(),
+      },
     });
   }
-  appendAll(appendAll(documented, schemaPages(plan, diskPages, maker, kept, diagnostics)), channelPages(plan, diskPages, maker, shares));
-  cache.made = maker.made;
-  return { pages, behind, documented, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}) }, diagnostics, cache };
+  return out;
 }
 
 /** What a generated page is made with (`plannedParts`). */
@@ -250,19 +317,34 @@ function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: Pa
   return { parts, info };
 }
 
+/** A table of pages and what their front matter names: an operation, a schema, a channel. */
+interface PageReferences {
+  readonly pages: ReadonlyMap<string, Page>;
+  /** Their repository files (`guides/x.mdx`), for the diagnostics that are theirs. */
+  readonly files: ReadonlySet<string>;
+  readonly frontMatter: FrontMatterReference[];
+  readonly schemaRefs: FrontMatterSchemaReference[];
+  readonly channelRefs: FrontMatterChannelReference[];
+}
+
+function referencesOf(pages: ReadonlyMap<string, Page>, frontMatterSpecs: ReadonlyMap<string, string> | undefined): PageReferences {
+  const files = new Set([...pages.values()].map((p) => p.file.path.slice(1)));
+  return { pages, files, ...frontMatterReferencesOf(pages, frontMatterSpecs), channelRefs: channelReferencesOf(pages, frontMatterSpecs) };
+}
+
 /** The pages whose front matter names an operation (`openapi`) or a schema (`openapi-schema`),
- *  with the spec file each was found in (`frontMatterSpecs`). */
+ *  with the spec file each was found in (`frontMatterSpecs`, by the page's file). */
 function frontMatterReferencesOf(diskPages: ReadonlyMap<string, Page>, frontMatterSpecs: ReadonlyMap<string, string> | undefined): { frontMatter: FrontMatterReference[]; schemaRefs: FrontMatterSchemaReference[] } {
   const frontMatter: FrontMatterReference[] = [];
   const schemaRefs: FrontMatterSchemaReference[] = [];
   for (const page of diskPages.values()) {
     if (page.meta.openapi !== undefined) {
-      const spec = frontMatterSpecs?.get(page.path);
+      const spec = frontMatterSpecs?.get(page.file.path);
       frontMatter.push({ pagePath: page.path, file: page.file.path.slice(1), openapi: page.meta.openapi, ...(spec !== undefined ? { spec } : {}) });
     }
     if (page.meta.openapiSchema === undefined) continue;
     // A page with both keys documents its operation; the spec map holds the operation's spec.
-    const spec = page.meta.openapi === undefined ? frontMatterSpecs?.get(page.path) : undefined;
+    const spec = page.meta.openapi === undefined ? frontMatterSpecs?.get(page.file.path) : undefined;
     const line = frontMatterKeyLine(page.file.text, "openapi-schema");
     schemaRefs.push({ pagePath: page.path, file: page.file.path.slice(1), value: page.meta.openapiSchema, ...(line !== undefined ? { line } : {}), ...(spec !== undefined ? { spec } : {}) });
   }
@@ -327,7 +409,7 @@ function channelReferencesOf(pages: ReadonlyMap<string, Page>, specs: ReadonlyMa
     // With `openapi` or `openapi-schema` as well, the page shows that reference only: the plan
     // says so at the `asyncapi` line, and the spec it names is not loaded for it.
     const other = page.meta.openapi !== undefined ? { key: "openapi" as const, value: page.meta.openapi } : page.meta.openapiSchema !== undefined ? { key: "openapi-schema" as const, value: page.meta.openapiSchema } : undefined;
-    const spec = other === undefined ? specs?.get(page.path) : undefined;
+    const spec = other === undefined ? specs?.get(page.file.path) : undefined;
     out.push({ pagePath: page.path, file: page.file.path.slice(1), value, ...(line !== undefined ? { line } : {}), ...(spec !== undefined ? { spec } : {}), ...(other !== undefined ? { shadowedBy: other } : {}) });
   }
   return out;
@@ -384,14 +466,14 @@ type SchemaKept = (page: Page | undefined, spec: ApiSpec, name: string, operatio
  * only restricted pages name is theirs alone, `namingPagesAccess`) and their copy of it has the
  * schema (`schemaAccessOf`). One decision for the page's choice of spec and for showing it.
  */
-function schemaKeptBy(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<string, SiteFile> | undefined): SchemaKept {
+function schemaKeptBy(specFiles: ReadonlyMap<string, SiteFile> | undefined, pageGroups: (file: string) => readonly string[] | undefined, others: () => readonly FrontMatterOperation[]): SchemaKept {
   let partsAccess: ((spec: ApiSpec, name: string, operations: ReadonlyMap<string, FrontMatterOperation>) => Access) | undefined;
   return (page, spec, name, operations) => {
     if (page === undefined) return "has no page";
     const pageAccess = (page.authored ?? page).file.access;
     const file = specFiles?.get(`/${spec.source}`);
     if (file !== undefined && !readersCover(pageAccess, file.access)) return "is in a spec file restricted to groups that not every reader of this page is in";
-    partsAccess ??= schemaAccessOf(pages, specFiles);
+    partsAccess ??= schemaAccessOf(specFiles, pageGroups, others());
     return readersCover(pageAccess, partsAccess(spec, name, operations)) ? undefined : "is used only by operations restricted to groups that not every reader of this page is in";
   };
 }
@@ -403,7 +485,7 @@ function schemaKeptBy(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<s
  * schema page names: parsing the file again is paid only when some part is restricted. A spec
  * with restricted parts and no mounted file (a remote one) shows none of its schemas (fail closed).
  */
-function schemaAccessOf(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap<string, SiteFile> | undefined): (spec: ApiSpec, name: string, operations: ReadonlyMap<string, FrontMatterOperation>) => Access {
+function schemaAccessOf(specFiles: ReadonlyMap<string, SiteFile> | undefined, pageGroups: (file: string) => readonly string[] | undefined, others: readonly FrontMatterOperation[]): (spec: ApiSpec, name: string, operations: ReadonlyMap<string, FrontMatterOperation>) => Access {
   const bySpec = new Map<string, ReadonlyMap<string, readonly string[]> | undefined>();
   const nobody: Access = { groups: [UNMATCHABLE_GROUP] };
   const readersOf = (spec: ApiSpec, operations: ReadonlyMap<string, FrontMatterOperation>): ReadonlyMap<string, readonly string[]> | undefined => {
@@ -412,8 +494,9 @@ function schemaAccessOf(pages: ReadonlyMap<string, Page>, specFiles: ReadonlyMap
       const meta = readPageMeta(metadata);
       if (meta.groups !== undefined && meta.public !== true) restricted.push({ part, groups: meta.groups });
     }
-    const ofSpec = [...operations.values()].filter((fm) => fm.spec.source === spec.source);
-    for (const { page, groups } of documentingGroups(ofSpec, restrictingGroupsOf(pages)).values()) {
+    // The operations the plan's pages document and those pages planned apart document (`others`).
+    const ofSpec = [...operations.values(), ...others].filter((fm) => fm.spec.source === spec.source);
+    for (const { page, groups } of documentingGroups(ofSpec, (fm) => pageGroups(fm.file)).values()) {
       const op = page.operation;
       restricted.push({ part: op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()], groups });
     }

@@ -12,7 +12,7 @@ import { emptySiteConfig, type PagePlacement, type SiteConfig, type SiteSection 
 import type { ApiNavItem } from "../config/openapi/plan-api-pages.js";
 import { mediaTypeOf } from "../config/media-types.js";
 import { LIMITS } from "../limits.js";
-import { type ApiCache, generateApiPages } from "./api-pages.js";
+import { type ApiCache, type ApiPagesResult, generateApiPages } from "./api-pages.js";
 import type { SpecTimes } from "./spec-pages.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
 import type { RefReaders } from "../config/openapi/ref-target.js";
@@ -251,7 +251,10 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
 
   // Specs named only in page front matter (`openapi: "/api-reference/openapi-ja.json GET /x"`)
   // are mounted, watched and pruned per reader like the ones docs.json names.
-  const frontMatterSpecs = frontMatterSpecsOf(root, pages, ignore, new Set(config.specs.filter((s) => s.frontMatter !== true).map((s) => s.source)), diagnostics);
+  // Every page's, those behind another at their path too (`x.md` behind a restricted `x.mdx`):
+  // the readers who get one get what it names (adversary round 46 F1).
+  const hiddenPages = hiddenLayers(shadowed);
+  const frontMatterSpecs = frontMatterSpecsOf(root, [pages, ...hiddenPages], ignore, new Set(config.specs.filter((s) => s.frontMatter !== true).map((s) => s.source)), diagnostics);
   const specs = [...config.specs.filter((s) => s.frontMatter !== true)];
   for (const source of new Set(frontMatterSpecs.values())) {
     if (!specs.some((s) => s.source === source)) specs.push({ source, remote: false, frontMatter: true });
@@ -260,7 +263,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   const linkTargets = new Set<string>(docs.linkTargets);
   for (const spec of specs) {
     if (spec.remote || ignore.ignores(spec.source)) continue;
-    const file = readSpecFile(root, spec.source, spec.frontMatter === true ? namingPagesAccess(spec.source, frontMatterSpecs, pages) : {}, diagnostics, ignore);
+    const file = readSpecFile(root, spec.source, spec.frontMatter === true ? namingPagesAccess(spec.source, frontMatterSpecs, files) : {}, diagnostics, ignore);
     if (file === undefined) continue;
     specFiles.set(file.file.path, file.file);
     if (file.real !== spec.source) linkTargets.add(file.real);
@@ -284,6 +287,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
           ignore,
           specFiles,
           frontMatterSpecs,
+          hiddenPages: hiddenLayers(shadowed),
           specTimes,
           refReaders: refReadersOf(files, specFiles, docs.files),
         });
@@ -297,22 +301,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // one reloads the spec (issue 25, F2), a file created where one was missing too.
   const specReads = new Set<string>();
   for (const { result } of generated?.cache.specs.values() ?? []) for (const f of result.refFiles ?? []) for (const rel of [f.rel, f.real]) if (rel !== undefined) specReads.add(rel);
-  for (const page of generated?.pages ?? []) {
-    if (pages.has(page.path)) continue;
-    files.set(page.file.path, page.file);
-    pages.set(page.path, page);
-  }
-  for (const page of generated?.documented ?? []) {
-    files.set(page.file.path, page.file);
-    pages.set(page.path, page);
-  }
-  // A generated page whose path a file takes stands behind that file's page (last, after an
-  // `x.md` beside it): a reader who may read none of them gets it, as on the site without them.
-  // Its file is in no table: the reader's view takes it from here.
-  for (const page of generated?.behind ?? []) {
-    if (!pages.has(page.path)) continue;
-    shadowed.set(page.path, [...(shadowed.get(page.path) ?? []), page]);
-  }
+  if (generated !== undefined) placeApiPages(generated, { files, pages, shadowed });
   const { navPages, generatedNav } = withGeneratedNav(config.navPages, generated?.placements);
   const sections = generated === undefined ? config.sections : withApiPages(config.sections, generated.api.plan.nav, navPages);
   const siteConfig: SiteConfig = { ...config, navPages, sections, specs, ...(generatedNav.size > 0 ? { generatedNav } : {}) };
@@ -500,8 +489,9 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     // takes the API reference with it (its spec, its shown reference, conflicts): load again,
     // reusing every unchanged page and spec.
     // So does a page at a generated page's path (the generated page stands behind it).
-    const before = prev.site.pages.get(pagePath)?.meta;
-    if (result.page?.meta.openapi !== undefined || before?.openapi !== undefined || result.page?.meta.openapiSchema !== undefined || before?.openapiSchema !== undefined || result.page?.meta.asyncapi !== undefined || before?.asyncapi !== undefined || pagesAt(prev.site, pagePath).some((p) => p.generated)) {
+    // Every page of the path counts: one behind another is some readers' page (`Site.shadowed`).
+    const names = (meta: Page["meta"] | undefined): boolean => meta?.openapi !== undefined || meta?.openapiSchema !== undefined || meta?.asyncapi !== undefined;
+    if (names(result.page?.meta) || pagesAt(prev.site, pagePath).some((p) => p.generated || names(p.meta))) {
       return loadSite(prev.site.root, log, forgetting(prev, [...changed, ...expanded]), prev.options);
     }
     if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
@@ -797,12 +787,57 @@ function addPage(files: Map<string, SiteFile>, pages: Map<string, Page>, shadowe
   });
 }
 
+/** The API reference's pages placed among the site's (`generateApiPages`). */
+function placeApiPages(generated: Pick<ApiPagesResult, "pages" | "documented" | "hidden" | "behind">, routes: { files: Map<string, SiteFile>; pages: Map<string, Page>; shadowed: Map<string, Page[]> }): void {
+  const { files, pages, shadowed } = routes;
+  for (const page of generated.pages) {
+    if (pages.has(page.path)) continue;
+    files.set(page.file.path, page.file);
+    pages.set(page.path, page);
+  }
+  for (const page of generated.documented) {
+    files.set(page.file.path, page.file);
+    pages.set(page.path, page);
+  }
+  // A page behind another at its path, with the reference its own front matter names.
+  for (const page of generated.hidden) {
+    const at = shadowed.get(page.path);
+    const k = at?.findIndex((p) => p.file.path === page.file.path) ?? -1;
+    if (at === undefined || k === -1) continue;
+    at[k] = page;
+    files.set(page.file.path, page.file);
+  }
+  // A generated page whose path a file takes stands behind that file's page (last, after an
+  // `x.md` beside it): a reader who may read none of them gets it, as on the site without them.
+  // Its file is in no table: the reader's view takes it from here.
+  for (const page of generated.behind) {
+    if (!pages.has(page.path)) continue;
+    shadowed.set(page.path, [...(shadowed.get(page.path) ?? []), page]);
+  }
+}
+
 /**
- * The spec file each page's front matter `openapi` names (`frontMatterSpecFile`), by page path:
+ * The authored pages behind another at their path (`x.md` behind `x.mdx`), one table by page
+ * path per depth: the API reference plans each apart (`ApiPagesOptions.hiddenPages`).
+ */
+function hiddenLayers(shadowed: ReadonlyMap<string, readonly Page[]>): Map<string, Page>[] {
+  const layers: Map<string, Page>[] = [];
+  for (const [path, list] of shadowed) {
+    for (const [k, page] of list.filter((p) => !p.generated).entries()) {
+      while (layers.length <= k) layers.push(new Map());
+      (layers[k] as Map<string, Page>).set(path, page);
+    }
+  }
+  return layers;
+}
+
+/**
+ * The spec file each page's front matter `openapi` names (`frontMatterSpecFile`), by the page's
+ * file path (`/guides/x.md`: a page path can hold two pages, `Site.shadowed`):
  * only files inside the real root count (`statInsideRoot`, as for every read); the repository's
  * spec-like files are listed (the same walk as pages) only when a name is found nowhere else.
  */
-function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, ignore: IgnoreRules, named: ReadonlySet<string>, diagnostics: Diagnostic[]): Map<string, string> {
+function frontMatterSpecsOf(root: string, tables: readonly ReadonlyMap<string, Page>[], ignore: IgnoreRules, named: ReadonlySet<string>, diagnostics: Diagnostic[]): Map<string, string> {
   const out = new Map<string, string>();
   let listed: string[] | undefined;
   const lookup: SpecFileLookup = {
@@ -832,10 +867,10 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
   const bySuffix: [Page, string][] = [];
   const exactly: SpecFileLookup = { exists: lookup.exists, specFiles: () => [] };
   const name = (page: Page, spec: string): void => {
-    out.set(page.path, spec);
+    out.set(page.file.path, spec);
     namers.set(spec, [...(namers.get(spec) ?? []), page.file.access]);
   };
-  for (const page of pages.values()) {
+  for (const page of tables.flatMap((pages) => [...pages.values()])) {
     const entry = page.meta.openapi !== undefined ? parseOperationEntry(page.meta.openapi) : undefined;
     // A data model page (`openapi-schema`) names its spec the same way, or names none: then the
     // first repository spec by file name holding the schema's name, as the platform picks (the
@@ -879,7 +914,7 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
     const first = holders[0];
     // A spec docs.json names among them: the API reference's plan chooses among those, and says so.
     if (first === undefined || holders.some((rel) => named.has(rel))) continue;
-    out.set(page.path, first);
+    out.set(page.file.path, first);
     if (holders.length > 1) {
       const label = `${entry.method.toUpperCase()} ${entry.path}`;
       const listed = holders.slice(0, 3).join(", ") + (holders.length > 3 ? ` and ${holders.length - 3} more` : "");
@@ -893,7 +928,7 @@ function frontMatterSpecsOf(root: string, pages: ReadonlyMap<string, Page>, igno
   }
   for (const [page, name] of unnamedSchemas) {
     const spec = unnamedSchemaSpecFor(name, readableBy(page));
-    if (spec !== undefined) out.set(page.path, spec);
+    if (spec !== undefined) out.set(page.file.path, spec);
   }
   return out;
 }
@@ -931,11 +966,11 @@ const SPEC_FILE = /\.(json|ya?ml)$/i;
  * those pages. Decided from the pages alone, so a spec that cannot be loaded (and so cannot be
  * pruned part by part) is no more readable than the pages that name it.
  */
-function namingPagesAccess(source: string, frontMatterSpecs: ReadonlyMap<string, string>, pages: ReadonlyMap<string, Page>): Access {
+function namingPagesAccess(source: string, frontMatterSpecs: ReadonlyMap<string, string>, files: ReadonlyMap<string, SiteFile>): Access {
   const groups = new Set<string>();
-  for (const [pagePath, named] of frontMatterSpecs) {
+  for (const [filePath, named] of frontMatterSpecs) {
     if (named !== source) continue;
-    const access = pages.get(pagePath)?.file.access;
+    const access = files.get(filePath)?.access;
     if (access === undefined) continue;
     // A page anyone (or any signed-in reader on a full site) may read: the spec is as open.
     if (access.public === true || access.groups === undefined || access.groups.length === 0) return {};

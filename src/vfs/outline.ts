@@ -47,14 +47,14 @@ export function readerPageAt(site: Pick<Site, "pages" | "shadowed">, context: Re
 /**
  * The API facts of the page this request's reader gets at a page path (no `/index` fallback:
  * API pages are looked up by their own path): the site's page's (`SiteApi.pages`), or a
- * generated page's standing behind a file the reader may not read (`SiteApi.behind`); none when
- * the reader gets a page that documents no operation there (`a.md` behind an `a.mdx` with front
- * matter `openapi`) or no page at all.
+ * generated page's standing behind a file the reader may not read (`SiteApi.behind`), or an
+ * authored page's standing behind one (`SiteApi.hidden`: `a.md` behind an `a.mdx`); none when the
+ * page the reader gets documents no operation, or there is none.
  */
 export function readerApiPage(site: Pick<Site, "pages" | "shadowed" | "api">, context: RequestContext, pagePath: string): { readonly page: Page; readonly info: ApiPageInfo } | undefined {
   const page = pageFor(site, pagePath, (access) => mayRead(context, access));
   if (page === undefined) return undefined;
-  const info = site.pages.get(pagePath) === page ? site.api?.pages.get(pagePath) : page.generated ? site.api?.behind?.get(pagePath) : undefined;
+  const info = site.pages.get(pagePath) === page ? site.api?.pages.get(pagePath) : page.generated ? site.api?.behind?.get(pagePath) : site.api?.hidden?.pages.get(page.file.path);
   return info === undefined ? undefined : { page, info };
 }
 

@@ -1,7 +1,7 @@
 // Its own file so that the site, which carries its API reference facts, and the code that
 // builds the API pages (which makes site files) need not import each other.
 import type { ApiSettings } from "../config/openapi/api-settings.js";
-import type { ApiPagePlan } from "../config/openapi/plan-api-pages.js";
+import type { ApiPagePlan, FrontMatterOperation } from "../config/openapi/plan-api-pages.js";
 import type { PlaygroundSettings } from "../config/openapi/playground.js";
 import type { ParameterAnchor } from "../config/openapi/render-page.js";
 
@@ -35,4 +35,12 @@ export interface SiteApi {
    *  (`ApiPagePlan.behind`), by page path: they answer for a reader who gets that page there
    *  (`readerApiPage`), never for the file's readers. */
   readonly behind?: ReadonlyMap<string, ApiPageInfo>;
+  /** What the pages a file before them at their path hides from some readers document
+   *  (`Site.shadowed`, `x.md` behind `x.mdx`): their plans, one per depth, and by the page's file
+   *  path (`/guides/x.md`) their facts and operations: they answer for a reader who gets that page. */
+  readonly hidden?: {
+    readonly plans: readonly ApiPagePlan[];
+    readonly pages: ReadonlyMap<string, ApiPageInfo>;
+    readonly operations: ReadonlyMap<string, FrontMatterOperation>;
+  };
 }

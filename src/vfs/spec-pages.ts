@@ -41,7 +41,7 @@ export interface MadePage {
  * dates from the version that last changed its text.
  */
 export class SpecPageMaker {
-  /** This load's pages, by page path: the next load's `previous`. */
+  /** This load's pages, by page path (generated) or file path (references): the next load's `previous`. */
   readonly made = new Map<string, MadePage>();
 
   constructor(
@@ -59,14 +59,16 @@ export class SpecPageMaker {
   /** The author's page followed by a reference (an operation's, a schema's, a channel's). */
   withReference(authored: Page, render: () => RenderedReference, source: string): Page {
     let reference: RenderedReference | undefined;
-    const kept = this.kept(authored.path, authored, () => (reference ??= render()).text);
-    return this.record(authored.path, kept.page ?? referencePage(authored, () => (reference ??= render()), this.timeOf(source)));
+    // By file: a page path holds two pages (`Site.shadowed`), a generated one behind a file too.
+    const key = authored.file.path;
+    const kept = this.kept(key, authored, () => (reference ??= render()).text);
+    return this.record(key, kept.page ?? referencePage(authored, () => (reference ??= render()), this.timeOf(source)));
   }
 
-  /** The last load's page at `pagePath` when it comes out the same; else, when it was compared,
+  /** The last load's page at `key` when it comes out the same; else, when it was compared,
    *  the new rendered part (so a changed page renders once). */
-  private kept(pagePath: string, basis: unknown, render: () => string): { page?: MadePage; rendered?: string } {
-    const previous = this.previous.get(pagePath);
+  private kept(key: string, basis: unknown, render: () => string): { page?: MadePage; rendered?: string } {
+    const previous = this.previous.get(key);
     if (previous === undefined || previous.basis !== basis) return {};
     const before = previous.rendered();
     if (before === undefined) return {};
@@ -77,8 +79,8 @@ export class SpecPageMaker {
     return { page: previous };
   }
 
-  private record(pagePath: string, made: MadePage): Page {
-    this.made.set(pagePath, made);
+  private record(key: string, made: MadePage): Page {
+    this.made.set(key, made);
     return made.page;
   }
 

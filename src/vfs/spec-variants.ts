@@ -33,7 +33,7 @@ export function specVariants(site: Pick<Site, "files" | "pages" | "api" | "confi
   return out;
 }
 
-function fileVariants(site: Pick<Site, "pages" | "api">, file: SiteFile, result: SpecLoadResult | undefined, previous: FileVariants | undefined): FileVariants | undefined {
+function fileVariants(site: Pick<Site, "files" | "pages" | "api">, file: SiteFile, result: SpecLoadResult | undefined, previous: FileVariants | undefined): FileVariants | undefined {
   const parts: { part: Segments; access: Access }[] = [];
   const ownParts = partsOf(file, result);
   if (ownParts === undefined) {
@@ -46,8 +46,10 @@ function fileVariants(site: Pick<Site, "pages" | "api">, file: SiteFile, result:
     if (meta.groups !== undefined && meta.public !== true) parts.push({ part, access: { groups: meta.groups } });
   }
   const source = file.path.slice(1);
-  const documenting = [...(site.api?.plan.frontMatter.values() ?? [])].filter((fm) => fm.spec.source === source);
-  for (const { page, groups } of documentingGroups(documenting, (pagePath) => restrictingGroups(site.pages.get(pagePath)?.file.access)).values()) {
+  // Every page documenting an operation, those a file before them hides from some readers too.
+  const plans = site.api === undefined ? [] : [site.api.plan, ...(site.api.hidden?.plans ?? [])];
+  const documenting = plans.flatMap((plan) => [...plan.frontMatter.values()]).filter((fm) => fm.spec.source === source);
+  for (const { page, groups } of documentingGroups(documenting, (fm) => restrictingGroups(site.files.get(`/${fm.file}`)?.access)).values()) {
     const op = page.operation;
     parts.push({ part: op.kind === "webhook" ? ["webhooks", op.path] : ["paths", op.path, op.method.toLowerCase()], access: { groups } });
   }

@@ -2,6 +2,7 @@ import type { ApiOperation } from "../../config/openapi/model.js";
 import type { DocsRuntime } from "../../engine/runtime.js";
 import { readerApiPage } from "../../vfs/outline.js";
 import type { RequestContext } from "../../vfs/request-context.js";
+import type { Page } from "../../vfs/page.js";
 import { escapeHtml as esc } from "../auth/login-page.js";
 import { endpointHtml, playgroundData, playgroundDataHtml, playgroundHtml, playgroundView } from "../web/api-page.js";
 import type { WebAssets } from "../web/assets.js";
@@ -19,7 +20,7 @@ export async function appDocument(runtime: DocsRuntime, assets: WebAssets, pageP
   const found = readerApiPage(runtime.site, context, pagePath);
   if (api === undefined || found === undefined || found.info.kind !== "operation") return undefined;
   const { page, info } = found;
-  const op = operationAt(runtime, pagePath, info.generated);
+  const op = operationAt(runtime, page, pagePath);
   if (op === undefined) return undefined;
   const view = playgroundView(info.playground, context.reader, context.authMode !== "public");
   const title = page.title;
@@ -35,11 +36,13 @@ export async function appDocument(runtime: DocsRuntime, assets: WebAssets, pageP
   ].join("\n");
 }
 
-/** The operation a generated page (one behind a file at its path too) or a front-matter page documents. */
-function operationAt(runtime: DocsRuntime, pagePath: string, generated: boolean): ApiOperation | undefined {
-  const plan = runtime.site.api?.plan;
-  if (plan === undefined) return undefined;
-  if (!generated) return plan.frontMatter.get(pagePath)?.operation;
+/** The operation a generated page (one behind a file at its path too) or a front-matter page
+ *  (one behind another at its path too, `SiteApi.hidden`) documents. */
+function operationAt(runtime: DocsRuntime, page: Page, pagePath: string): ApiOperation | undefined {
+  const api = runtime.site.api;
+  if (api === undefined) return undefined;
+  const plan = api.plan;
+  if (!page.generated) return runtime.site.pages.get(pagePath) === page ? plan.frontMatter.get(pagePath)?.operation : api.hidden?.operations.get(page.file.path)?.operation;
   const item = [...plan.pages, ...plan.behind].find((p) => p.pagePath === pagePath)?.item;
   return item?.kind === "operation" ? item.operation : undefined;
 }

@@ -7,7 +7,6 @@ export function operationKey(source: string, op: Pick<ApiOperation, "kind" | "me
 
 /** An MDX page documenting an operation (front matter `openapi`), as far as its rule goes. */
 interface Documenting {
-  readonly pagePath: string;
   readonly spec: Pick<ApiSpec, "source">;
   readonly operation: Pick<ApiOperation, "kind" | "method" | "path">;
 }
@@ -19,6 +18,9 @@ interface Documenting {
  * reader reads shows the operation, so every reader's spec and its generated page keep it too.
  * `pageGroups` gives a page's groups, undefined when it restricts nobody.
  *
+ * Every page documenting it counts, those a file before them at their path hides from some
+ * readers too (`Site.shadowed`): their readers get the page and its reference there.
+ *
  * One rule for the plan's numbering (`pageRank`), the generated page's groups
  * (`withDocumentingRule`), each reader's spec file (`specVariants`) and the schemas they keep
  * (`schemaAccessOf`). Before (adversary round 46 F7) pages without groups were passed over and a
@@ -26,12 +28,12 @@ interface Documenting {
  * operation left it out of the anonymous reader's spec file while the open page showed it, which
  * told them a restricted page documents it.
  */
-export function documentingGroups<T extends Documenting>(frontMatter: Iterable<T>, pageGroups: (pagePath: string) => readonly string[] | undefined): Map<string, { readonly page: T; readonly groups: readonly string[] }> {
+export function documentingGroups<T extends Documenting>(frontMatter: Iterable<T>, pageGroups: (page: T) => readonly string[] | undefined): Map<string, { readonly page: T; readonly groups: readonly string[] }> {
   const restricted = new Map<string, { page: T; groups: Set<string> }>();
   const open = new Set<string>();
   for (const fm of frontMatter) {
     const key = operationKey(fm.spec.source, fm.operation);
-    const groups = pageGroups(fm.pagePath);
+    const groups = pageGroups(fm);
     if (groups === undefined || groups.length === 0) {
       open.add(key);
       continue;

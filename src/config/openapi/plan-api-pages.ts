@@ -54,6 +54,9 @@ export type EntryResolution =
 /** An MDX page whose front matter `openapi` matched an operation. */
 export interface FrontMatterOperation {
   readonly pagePath: string;
+  /** The page's repository file (`guides/users.mdx`): a page path can hold two pages
+   *  (`Site.shadowed`), each with its own readers. */
+  readonly file: string;
   readonly spec: ApiSpec;
   readonly operation: ApiOperation;
 }
@@ -136,8 +139,13 @@ export interface PlanInput {
    *  theirs alone); absent: all may. A page naming no spec file matches its operation among those
    *  only: another would show the operation, and open its file, to readers who may not read it. */
   readonly specFileKept?: (pagePath: string, source: string) => boolean;
-  /** The groups an MDX page restricts its readers to (undefined: it restricts nobody); absent: none does. */
-  readonly pageGroups?: (pagePath: string) => readonly string[] | undefined;
+  /** The groups an MDX page restricts its readers to (undefined: it restricts nobody), by its
+   *  repository file (`FrontMatterOperation.file`); absent: none does. */
+  readonly pageGroups?: (file: string) => readonly string[] | undefined;
+  /** Operations documented by pages a file before them at their path hides from some readers
+   *  (`Site.shadowed`, planned on their own): their readers count among the operation's
+   *  documenting pages' (`documentingGroups`), as on the site without that file. */
+  readonly alsoDocumenting?: readonly FrontMatterOperation[];
 }
 
 /** Every spec source the plan needs: referenced by an element, `api.*`, or named in an entry. */
@@ -181,13 +189,14 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   const explicit = planExplicitEntries(input, specs, table, diagnostics);
   planWholeSpecs(input.refs, specs, table, explicit);
   const frontMatter = planFrontMatter(input, specs, diagnostics);
-  const rank = pageRank(frontMatter, input.pageGroups);
+  const documenting = [...frontMatter.values(), ...(input.alsoDocumenting ?? [])];
+  const rank = pageRank(documenting, input.pageGroups);
   renamePages(explicit, table.number(rank));
   orderTagGroups(explicit.nav, (pagePath) => {
     const page = table.pages.get(pagePath);
     return page === undefined ? RANK.signedIn : rank(page.item);
   });
-  const ownPaths = resolveFrontMatterConflicts(frontMatter, table, explicit, diagnostics, input.pageGroups);
+  const ownPaths = resolveFrontMatterConflicts(frontMatter, documenting, table, explicit, diagnostics, input.pageGroups);
   const order = [...table.pages.keys()];
   const behind = leaveOutTakenPaths(input, table, diagnostics, ownPaths);
   const kept = input.schemaKept;
@@ -324,8 +333,8 @@ const RANK = { everyone: 0, signedIn: 1, restricted: 2 } as const;
  * own, or those of the MDX pages documenting the operation, which narrow its generated page) only
  * some. Decided from what the spec says, not the site's sign-in mode, so the plan is one for all.
  */
-function pageRank(frontMatter: ReadonlyMap<string, FrontMatterOperation>, pageGroups: PlanInput["pageGroups"]): (item: ApiPageItem) => number {
-  const narrowed = pageGroups === undefined ? new Map() : documentingGroups(frontMatter.values(), pageGroups);
+function pageRank(documenting: readonly FrontMatterOperation[], pageGroups: PlanInput["pageGroups"]): (item: ApiPageItem) => number {
+  const narrowed = pageGroups === undefined ? new Map() : documentingGroups(documenting, (fm) => pageGroups(fm.file));
   return (item) => {
     if (item.kind === "operation" && narrowed.has(operationKey(item.spec.source, item.operation))) return RANK.restricted;
     const meta = readPageMeta((item.kind === "operation" ? item.operation : item.channel).extension?.metadata ?? {});
@@ -501,7 +510,7 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
       });
       const first = holders[0];
       if (first !== undefined) {
-        frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, spec: first.spec, operation: first.operation });
+        frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, file: ref.file, spec: first.spec, operation: first.operation });
         if (holders.length > 1) {
           const label = operationLabel(first.operation);
           const named = holders.slice(0, 3).map((h) => h.spec.source).join(", ") + (holders.length > 3 ? ` and ${holders.length - 3} more` : "");
@@ -513,7 +522,7 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
     const lookedUp = "found in the repository (from its root, then this page's folder)";
     const outcome = matchOperationEntry(parsed, { defaults, specs: specs.openapi, unavailable: specs.unavailable, lookedUp });
     if (outcome.kind === "operation" || outcome.kind === "invalid") {
-      frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, spec: outcome.spec, operation: outcome.operation });
+      frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, file: ref.file, spec: outcome.spec, operation: outcome.operation });
       continue;
     }
     if (outcome.kind === "unverified") {
@@ -612,13 +621,14 @@ function planFrontMatterSchemas(
  *  warning. */
 function resolveFrontMatterConflicts(
   frontMatter: ReadonlyMap<string, FrontMatterOperation>,
+  documenting: readonly FrontMatterOperation[],
   table: PageTable,
   explicit: ExplicitEntries,
   diagnostics: Diagnostic[],
   pageGroups: PlanInput["pageGroups"],
 ): Set<string> {
   const ownPaths = new Set<string>();
-  const narrowed = pageGroups === undefined ? new Map<string, { readonly groups: readonly string[] }>() : documentingGroups(frontMatter.values(), pageGroups);
+  const narrowed = pageGroups === undefined ? new Map<string, { readonly groups: readonly string[] }>() : documentingGroups(documenting, (fm) => pageGroups(fm.file));
   for (const fm of frontMatter.values()) {
     const generated = table.byItem.get(itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation }));
     if (generated === undefined) continue;
@@ -644,9 +654,9 @@ function resolveFrontMatterConflicts(
       continue;
     }
     const where = explicit.nav.find((n) => n.pagePath === generated);
-    const groups = pageGroups?.(fm.pagePath) !== undefined ? narrowed.get(operationKey(fm.spec.source, fm.operation))?.groups : undefined;
+    const groups = pageGroups?.(fm.file) !== undefined ? narrowed.get(operationKey(fm.spec.source, fm.operation))?.groups : undefined;
     // The generated page takes the documenting pages' rule (`documentingGroups`): say so.
-    const restricted = groups !== undefined ? `; until then the generated page is restricted as ${fm.pagePath.slice(1)}.mdx is (groups: ${groups.join(", ")})` : "";
+    const restricted = groups !== undefined ? `; until then the generated page is restricted as ${fm.file} is (groups: ${groups.join(", ")})` : "";
     // A warning: both pages stand and the hosted platform builds both (formbricks' deployed
     // site has five such operations), so nothing of the site breaks; the generated page cannot
     // widen who reads the operation, since it takes the MDX page's groups.
@@ -655,7 +665,7 @@ function resolveFrontMatterConflicts(
       file: "docs.json",
       ...(where !== undefined ? { path: where.entry ?? where.element } : {}),
       message:
-        `${operationLabel(fm.operation)} (${fm.spec.source}) has two pages: the generated ${generated} and ${fm.pagePath.slice(1)}.mdx ` +
+        `${operationLabel(fm.operation)} (${fm.spec.source}) has two pages: the generated ${generated} and ${fm.file} ` +
         `(front matter openapi); remove one, or set "x-svc": {"href": ...} on the operation to point its page elsewhere${restricted}`,
       code: API_CODES.twoPages,
     });

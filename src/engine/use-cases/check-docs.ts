@@ -65,10 +65,12 @@ function cutWarning(path: string, what: string, cut: PageCut): string {
  * page's budget (spree's 706 pages: ~250 ms).
  */
 function appendCut(findings: Diagnostic[], site: LoadedSite["site"]): void {
-  for (const p of site.pages.values()) {
+  // A page behind another at its path (`x.md` behind `x.mdx`) is some readers' page: its cut too.
+  const behindOthers = [...(site.shadowed?.values() ?? [])].flat().filter((p) => !p.generated);
+  for (const p of [...site.pages.values(), ...behindOthers]) {
     const cut = p.schemaCut?.();
     if (cut === undefined) continue;
-    const info = site.api?.pages.get(p.path);
+    const info = site.pages.get(p.path) === p ? site.api?.pages.get(p.path) : site.api?.hidden?.pages.get(p.file.path);
     const what = info === undefined ? "its schema" : info.kind === "channel" ? `channel ${info.path}` : `${info.method} ${info.path}`;
     findings.push({
       severity: "warning",

@@ -47,7 +47,9 @@ export function readableApiPage(runtime: DocsRuntime, itemsOf: PageItems, urlPat
     if (pageFor(site, candidate, (access) => mayRead(context, access)) === undefined) continue;
     const found = readerApiPage(site, context, candidate);
     if (found === undefined) return undefined;
-    const item = itemsOf(api.plan, found.page === site.pages.get(candidate)).get(candidate);
+    // An authored page behind another at its path documents what its own front matter names.
+    const sitePage = found.page === site.pages.get(candidate);
+    const item = sitePage || found.page.generated ? itemsOf(api.plan, sitePage).get(candidate) : api.hidden?.operations.get(found.page.file.path);
     return item === undefined ? undefined : { ...found, item };
   }
   return undefined;

@@ -1,0 +1,160 @@
+/**
+ * Adversary round 46 F1: a restricted `x.mdx` beside a public `x.md` leaves the `.md` to every
+ * reader outside the `.mdx`'s groups (`Site.shadowed`), but front matter references (and the spec
+ * files they name) were read from the first page of each path only: the `.md`'s `openapi`,
+ * `openapi-schema` or `asyncapi` reference was never looked at, so an anonymous reader got the
+ * page without it (and not the spec it alone names), which told them a restricted page stood
+ * there. Each page of a path now shows what its own front matter names to the readers who get it,
+ * as on the site without the files before it.
+ */
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DocsRuntime } from "../../src/engine/runtime.js";
+import { ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
+import { readerApiPage } from "../../src/vfs/outline.js";
+import { localContext } from "../../src/vfs/request-context.js";
+import { writeRepo } from "./helpers.js";
+
+const PET = { type: "object", description: "A pet PETSCHEMA.", properties: { name: { type: "string" } } };
+const SPEC = {
+  openapi: "3.1.0",
+  info: { title: "Pets", version: "1" },
+  paths: { "/pets": { get: { summary: "List pets", description: "Every pet PETLIST.", responses: { "200": { description: "Done", content: { "application/json": { schema: { $ref: "#/components/schemas/Pet" } } } } } } } },
+  components: { schemas: { Pet: PET } },
+};
+const EVENTS = {
+  asyncapi: "3.0.0",
+  info: { title: "Events", version: "1" },
+  channels: { orders: { address: "orders", description: "Order events ORDERCHANNEL.", messages: { created: { payload: { type: "object" } } } } },
+};
+
+/** The public pages, each naming what only it names (no docs.json reference to either spec). */
+const PUBLIC: Record<string, string> = {
+  "guides/op.md": "---\ntitle: Op\nopenapi: /api/openapi.json GET /pets\n---\n\nPublic op prose.\n",
+  "guides/model.md": "---\ntitle: Model\nopenapi-schema: /api/openapi.json Pet\n---\n\nPublic model prose.\n",
+  "guides/events.md": "---\ntitle: Events\nasyncapi: /api/events.yaml orders\n---\n\nPublic channel prose.\n",
+};
+/** The staff pages at the same paths, naming nothing. */
+const STAFF: Record<string, string> = {
+  "guides/op.mdx": "---\ntitle: Staff op\ngroups: [staff]\n---\n\nStaff prose one.\n",
+  "guides/model.mdx": "---\ntitle: Staff model\ngroups: [staff]\n---\n\nStaff prose two.\n",
+  "guides/events.mdx": "---\ntitle: Staff events\ngroups: [staff]\n---\n\nStaff prose three.\n",
+};
+
+const repo = (staff: boolean): Record<string, unknown> => ({
+  "docs.json": { name: "Acme", navigation: { groups: [{ group: "Guides", pages: ["guides/op", "guides/model", "guides/events"] }] } },
+  "api/openapi.json": SPEC,
+  "api/events.yaml": JSON.stringify(EVENTS),
+  ...PUBLIC,
+  ...(staff ? STAFF : {}),
+});
+
+describe("a public x.md behind a staff x.mdx, naming an operation, a schema and a channel", () => {
+  const roots: string[] = [];
+  let withStaff: DocsRuntime;
+  let without: DocsRuntime;
+  beforeAll(async () => {
+    for (const staff of [true, false]) roots.push(writeRepo(repo(staff)));
+    withStaff = await DocsRuntime.load({ root: roots[0] as string });
+    without = await DocsRuntime.load({ root: roots[1] as string });
+  });
+  afterAll(async () => {
+    await Promise.all([withStaff.close(), without.close()]);
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
+  const run = async (runtime: DocsRuntime, reader: Reader, command: string): Promise<string> => (await runtime.readerState(localContext(reader)).shell.run(command)).stdout;
+  const COMMAND = "find / -type f | sort; grep -c 'PETLIST\\|PETSCHEMA\\|ORDERCHANNEL' /guides/op.md /guides/model.md /guides/events.md; wc -c /guides/op.md /guides/model.md /guides/events.md /api/openapi.json /api/events.yaml";
+
+  it("gives an anonymous reader each page with its reference and the specs it names, as the site without the staff pages", async () => {
+    const seen = await run(withStaff, ANONYMOUS, COMMAND);
+    expect(seen).toBe(await run(without, ANONYMOUS, COMMAND));
+    expect(seen.split("\n").slice(0, 9)).toEqual([
+      "/api/events.yaml",
+      "/api/openapi.json",
+      "/guides/events.md",
+      "/guides/model.md",
+      "/guides/op.md",
+      "/skill.md",
+      "/guides/op.md:1",
+      "/guides/model.md:1",
+      "/guides/events.md:1",
+    ]);
+    for (const file of Object.keys(PUBLIC)) expect(await run(withStaff, ANONYMOUS, `cat /${file}`)).toBe(await run(without, ANONYMOUS, `cat /${file}`));
+  });
+
+  it("answers the reader's search, API facts and diagnostics as without the staff pages", async () => {
+    for (const query of ["PETLIST", "PETSCHEMA", "ORDERCHANNEL"]) {
+      const paths = async (runtime: DocsRuntime): Promise<string[]> => (await runtime.search(localContext(ANONYMOUS), { query })).map((h) => h.page.path);
+      expect(await paths(withStaff)).toEqual(await paths(without));
+    }
+    expect((await withStaff.search(localContext(ANONYMOUS), { query: "PETLIST" })).map((h) => h.page.path)).toEqual(["/guides/op"]);
+    const facts = (runtime: DocsRuntime): unknown => {
+      const found = readerApiPage(runtime.site, localContext(ANONYMOUS), "/guides/op");
+      return found === undefined ? undefined : { file: found.page.file.path, method: found.info.method, path: found.info.path, source: found.info.source };
+    };
+    expect(facts(withStaff)).toEqual({ file: "/guides/op.md", method: "GET", path: "/pets", source: "api/openapi.json" });
+    expect(facts(without)).toEqual(facts(withStaff));
+    const theirs = (runtime: DocsRuntime): string[] => runtime.site.diagnostics.filter((d) => d.file.endsWith(".md") && d.code !== "page-two-files").map((d) => `${d.file}: ${d.message}`);
+    expect(theirs(withStaff)).toEqual(theirs(without));
+  });
+
+  it("gives staff their own pages, which name nothing, and the public pages' files as everyone's", async () => {
+    const staff = readerWithGroups(["staff"]);
+    expect(await run(withStaff, staff, "cat /guides/op.mdx; grep -c 'PETLIST\\|PETSCHEMA\\|ORDERCHANNEL' /guides/op.md /guides/model.md /guides/events.md")).toBe(
+      `${STAFF["guides/op.mdx"]}/guides/op.md:1\n/guides/model.md:1\n/guides/events.md:1\n`,
+    );
+    expect(readerApiPage(withStaff.site, localContext(staff), "/guides/op")).toBeUndefined();
+  });
+
+  it("follows an edit of the hidden page: its new reference for its readers, none once it names nothing", async () => {
+    const root = writeRepo(repo(true));
+    roots.push(root);
+    const runtime = await DocsRuntime.load({ root });
+    try {
+      writeFileSync(join(root, "guides/op.md"), PUBLIC["guides/op.md"]?.replace("openapi: /api/openapi.json GET /pets\n", "") ?? "");
+      await runtime.applyChanges(["guides/op.md"]);
+      expect(await run(runtime, ANONYMOUS, "cat /guides/op.md; grep -c PETLIST /api/openapi.json")).toBe("---\ntitle: Op\n---\n\nPublic op prose.\n1\n");
+      expect(readerApiPage(runtime.site, localContext(ANONYMOUS), "/guides/op")).toBeUndefined();
+      writeFileSync(join(root, "guides/op.md"), PUBLIC["guides/op.md"] ?? "");
+      await runtime.applyChanges(["guides/op.md"]);
+      expect(await run(runtime, ANONYMOUS, "cat /guides/op.md")).toBe(await run(without, ANONYMOUS, "cat /guides/op.md"));
+    } finally {
+      await runtime.close();
+    }
+  });
+});
+
+describe("a staff x.mdx and a public x.md documenting one operation", () => {
+  const roots: string[] = [];
+  let withStaff: DocsRuntime;
+  let without: DocsRuntime;
+  const files = (staff: boolean): Record<string, unknown> => ({
+    "docs.json": { name: "Acme", navigation: { groups: [{ group: "Guides", pages: ["guides/op", "guides/model"] }] } },
+    "api/openapi.json": SPEC,
+    "guides/op.md": PUBLIC["guides/op.md"],
+    "guides/model.md": PUBLIC["guides/model.md"],
+    ...(staff ? { "guides/op.mdx": "---\ntitle: Staff op\ngroups: [staff]\nopenapi: /api/openapi.json GET /pets\n---\n\nStaff prose.\n" } : {}),
+  });
+  beforeAll(async () => {
+    for (const staff of [true, false]) roots.push(writeRepo(files(staff)));
+    withStaff = await DocsRuntime.load({ root: roots[0] as string });
+    without = await DocsRuntime.load({ root: roots[1] as string });
+  });
+  afterAll(async () => {
+    await Promise.all([withStaff.close(), without.close()]);
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
+  const run = async (runtime: DocsRuntime, reader: Reader, command: string): Promise<string> => (await runtime.readerState(localContext(reader)).shell.run(command)).stdout;
+
+  it("keeps the operation and its schema in the anonymous reader's spec, their page's reference and the schema page, as without the staff page", async () => {
+    const command = "find / -type f | sort; grep -c 'PETLIST\\|PETSCHEMA' /api/openapi.json /guides/op.md /guides/model.md; cat /api/openapi.json /guides/op.md /guides/model.md | wc -c";
+    const seen = await run(withStaff, ANONYMOUS, command);
+    expect(seen).toBe(await run(without, ANONYMOUS, command));
+    expect(seen.split("\n").slice(0, 7)).toEqual(["/api/openapi.json", "/guides/model.md", "/guides/op.md", "/skill.md", "/api/openapi.json:2", "/guides/op.md:1", "/guides/model.md:1"]);
+  });
+
+  it("shows staff their page with the reference", async () => {
+    expect(await run(withStaff, readerWithGroups(["staff"]), "grep -c PETLIST /guides/op.mdx /guides/op.md")).toBe("/guides/op.mdx:1\n/guides/op.md:1\n");
+  });
+});
