@@ -83,4 +83,7 @@ agno agno-agi/docs 402a4aa501a1890a7dbdd9066386e81905e112d9 .
 polar polarsource/polar c6c3645e639ee8eeaa05aa0835cf8e39e330382f docs
 trama trytrama/docs 5a79e4b4137723aea666d71b78b83de83e3fc530 .
 paperzilla paperzilla-ai/docs 0b48411424274991f1fa267c7c4788f0be702667 .
+fedapay fedapay/docs e189808dd97c44e7c72edb7a34d0fdb62c67e83d .
+helius helius-labs/docs 3a53273e8a6052a8e981ec95c21954b5dd989cc8 .
+nango NangoHQ/nango 2f4c0af671e2ca1c43dd4e78f3c369218bf3fc87 docs
 LIST
