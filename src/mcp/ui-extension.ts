@@ -77,9 +77,11 @@ export function appResources(runtime: DocsRuntime, context: RequestContext): Res
   if (api === undefined) return [];
   const out: Resource[] = [];
   // The page each path gives this reader: a generated page behind a file they may not read, too.
-  // Also a page behind another at its path that documents one (`SiteApi.hidden`), in path order.
-  const hidden = [...(api.hidden?.pages.values() ?? [])].map((info) => info.pagePath).sort(compareBytes);
-  for (const pagePath of new Set([...api.plan.order, ...api.pages.keys(), ...hidden])) {
+  // Generated pages in the plan's order, then the authored pages documenting one in path order:
+  // one behind another at its path (`SiteApi.hidden`) among them, so that the list a reader gets
+  // is the same whether a page they may not read stands before theirs (adversary round 47 F3).
+  const authored = [...api.pages.keys(), ...[...(api.hidden?.pages.values() ?? [])].map((info) => info.pagePath)].sort(compareBytes);
+  for (const pagePath of new Set([...api.plan.order, ...authored])) {
     const found = readerApiPage(runtime.site, context, pagePath);
     if (found === undefined || found.info.kind !== "operation") continue;
     const { page, info } = found;

@@ -11,6 +11,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
+import { appResources } from "../../src/mcp/ui-extension.js";
 import { ANONYMOUS, type Reader, readerWithGroups } from "../../src/vfs/access.js";
 import { readerApiPage } from "../../src/vfs/outline.js";
 import { localContext } from "../../src/vfs/request-context.js";
@@ -47,6 +48,8 @@ const repo = (staff: boolean): Record<string, unknown> => ({
   "api/openapi.json": SPEC,
   "api/events.yaml": JSON.stringify(EVENTS),
   ...PUBLIC,
+  // A page after them by path documenting an operation too: the MCP Apps list keeps one order.
+  "guides/zz.mdx": "---\ntitle: Pets again\nopenapi: /api/openapi.json GET /pets\n---\n\nMore pets.\n",
   ...(staff ? STAFF : {}),
 });
 
@@ -69,12 +72,13 @@ describe("a public x.md behind a staff x.mdx, naming an operation, a schema and 
   it("gives an anonymous reader each page with its reference and the specs it names, as the site without the staff pages", async () => {
     const seen = await run(withStaff, ANONYMOUS, COMMAND);
     expect(seen).toBe(await run(without, ANONYMOUS, COMMAND));
-    expect(seen.split("\n").slice(0, 9)).toEqual([
+    expect(seen.split("\n").slice(0, 10)).toEqual([
       "/api/events.yaml",
       "/api/openapi.json",
       "/guides/events.md",
       "/guides/model.md",
       "/guides/op.md",
+      "/guides/zz.mdx",
       "/skill.md",
       "/guides/op.md:1",
       "/guides/model.md:1",
@@ -105,6 +109,12 @@ describe("a public x.md behind a staff x.mdx, naming an operation, a schema and 
       `${STAFF["guides/op.mdx"]}/guides/op.md:1\n/guides/model.md:1\n/guides/events.md:1\n`,
     );
     expect(readerApiPage(withStaff.site, localContext(staff), "/guides/op")).toBeUndefined();
+  });
+
+  it("lists the anonymous reader's MCP Apps in the same order (adversary round 47 F3)", () => {
+    const apps = (runtime: DocsRuntime): string[] => appResources(runtime, localContext(ANONYMOUS)).map((r) => r.name);
+    expect(apps(withStaff)).toEqual(["/guides/op", "/guides/zz"]);
+    expect(apps(without)).toEqual(apps(withStaff));
   });
 
   it("follows an edit of the hidden page: its new reference for its readers, none once it names nothing", async () => {
@@ -156,5 +166,47 @@ describe("a staff x.mdx and a public x.md documenting one operation", () => {
 
   it("shows staff their page with the reference", async () => {
     expect(await run(withStaff, readerWithGroups(["staff"]), "grep -c PETLIST /guides/op.mdx /guides/op.md")).toBe("/guides/op.mdx:1\n/guides/op.md:1\n");
+  });
+});
+
+describe("search weighs the page a reader gets by what that page documents (adversary round 47 F1, F2)", () => {
+  const GADGETS = {
+    openapi: "3.1.0",
+    info: { title: "Gadgets", version: "1" },
+    paths: {
+      "/gadgets": { get: { summary: "List gadgets", description: "Every gadget.", responses: { "200": { description: "Done" } } } },
+      "/widgets/list": { get: { summary: "List widgets", description: "Every widget.", responses: { "200": { description: "Done" } } } },
+    },
+  };
+  const files = (staff: boolean): Record<string, unknown> => ({
+    "docs.json": { name: "Acme", navigation: { groups: [{ group: "Guides", pages: ["guides/x", "guides/y", "guides/other"] }] } },
+    "api/openapi.json": GADGETS,
+    "guides/x.md": "---\ntitle: Widgets\nopenapi: /api/openapi.json GET /widgets/list\n---\n\nWidgets and gadgets, listed.\n",
+    "guides/y.md": "---\ntitle: Things\nopenapi: GET /things/frobnicate\n---\n\nA page about things.\n",
+    "guides/other.mdx": "---\ntitle: Other\n---\n\nWidgets and gadgets and things, frobnicated.\n",
+    ...(staff
+      ? {
+          "guides/x.mdx": "---\ntitle: Staff gadgets\ngroups: [staff]\nopenapi: /api/openapi.json GET /gadgets\n---\n\nStaff prose.\n",
+          "guides/y.mdx": "---\ntitle: Staff widgets\ngroups: [staff]\nopenapi: /api/openapi.json GET /widgets/list\n---\n\nStaff prose.\n",
+        }
+      : {}),
+  });
+  const roots: string[] = [];
+  let withStaff: DocsRuntime;
+  let without: DocsRuntime;
+  beforeAll(async () => {
+    for (const staff of [true, false]) roots.push(writeRepo(files(staff)));
+    withStaff = await DocsRuntime.load({ root: roots[0] as string });
+    without = await DocsRuntime.load({ root: roots[1] as string });
+  });
+  afterAll(async () => {
+    await Promise.all([withStaff.close(), without.close()]);
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
+
+  it("gives the anonymous reader the same hits, scores and snippets as the site without the staff pages", async () => {
+    const hits = async (runtime: DocsRuntime, query: string): Promise<unknown> => (await runtime.search(localContext(ANONYMOUS), { query })).map((h) => ({ path: h.page.path, file: h.page.file.path, score: h.score, snippet: h.snippet }));
+    for (const query of ["widgets /gadgets", "widgets /widgets/list", "frobnicate things"]) expect(await hits(withStaff, query)).toEqual(await hits(without, query));
+    expect(((await hits(withStaff, "frobnicate things")) as { file: string }[]).map((h) => h.file)).toEqual(["/guides/y.md", "/guides/other.mdx"]);
   });
 });

@@ -3,6 +3,7 @@ import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
 import { pagesAt } from "../../vfs/page-routes.js";
+import { apiFactsByPage, apiPageKey } from "../../vfs/api-facts.js";
 import { isApiPage } from "./endpoint-page.js";
 import { type CompanionUnit, EndpointCompanions } from "./endpoint-companions.js";
 import type { Page } from "../../vfs/page.js";
@@ -282,9 +283,9 @@ export class SearchIndex {
   /** The pages of each outline (`template-pages.ts`), for the weight of a template's pages.
    *  Undefined after a `restore` (the weights restored with the priors) until a sync changes pages. */
   private templates: TemplatePages<IndexedPage> | undefined = new TemplatePages();
-  /** The operation path each API page documents (`operationPathKey`), by page path. */
+  /** The operation path each API page documents (`operationPathKey`), by `apiPageKey`. */
   private operationPaths = new Map<string, string>();
-  /** Pages whose operation the loaded API reference renders (so their text shows it). */
+  /** Pages whose operation the loaded API reference renders (so their text shows it), by `apiPageKey`. */
   private apiPages = new Set<string>();
 
   /** Text of recently returned sections by section id (ids are never reused): rebuilding it
@@ -492,8 +493,9 @@ export class SearchIndex {
     this.complete.clear();
     this.defaultVersion = config.versions.length > 0 ? (config.defaultVersion ?? config.versions[0]) : undefined;
     this.navConfig = config;
-    this.operationPaths = new Map([...(site.api?.pages.values() ?? [])].filter((i) => i.kind === "operation").map((i) => [i.pagePath, operationPathKey(i.path)]));
-    this.apiPages = new Set(site.api?.pages.keys() ?? []);
+    const facts = apiFactsByPage(site);
+    this.operationPaths = new Map([...facts].filter(([, i]) => i.kind === "operation").map(([key, i]) => [key, operationPathKey(i.path)]));
+    this.apiPages = new Set(facts.keys());
     // Each navigation page's access rules (of every file of its path), for readers' own twin
     // rules (`branchesFor`). A navigation entry with no page is no reader's: it counts as a
     // restricted one does (else whether an entry's page is restricted or missing would show in
@@ -821,7 +823,7 @@ export class SearchIndex {
         const byTitle = namesTitle(id);
         if (byTitle === NAMED) return NAMED;
         if (named.size > 0) {
-          const op = this.operationPaths.get((this.byId[id] as UnitOf).entry.page.path);
+          const op = this.operationPaths.get(apiPageKey((this.byId[id] as UnitOf).entry.page));
           if (op !== undefined && named.has(op)) return NAMED;
         }
         return forEndpoint || byTitle === FULL ? FULL : BASE;
@@ -1486,7 +1488,7 @@ export class SearchIndex {
     const sidebar = page.frontMatter.sidebarTitle;
     if (typeof sidebar === "string" && sidebar !== page.title) title.push(readerText(sidebar));
     const meta = [readerText(page.meta.description ?? ""), ...keywordsOf(page.frontMatter.keywords)];
-    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), this.apiPages.has(page.path) || typeof page.meta.openapi !== "string" ? "" : operationWords(page.meta.openapi, page.body)];
+    const context = [...(placement?.breadcrumbs ?? []), page.path.replaceAll("/", " "), this.apiPages.has(apiPageKey(page)) || typeof page.meta.openapi !== "string" ? "" : operationWords(page.meta.openapi, page.body)];
     const texts = { title: title.join("\n"), meta: meta.join("\n"), context: context.join("\n") };
     // A page's copies (its versions and products) share its title and description: their terms
     // are looked up once per text in a sync. The context holds the page's own path.
