@@ -145,6 +145,44 @@ describe("cutMembers keeps the author's text", () => {
     expect(cutMembers(text, [["paths", "/b!"], ["tags", 1]])).toBe(["paths:", "  '/a': {x: 1}", "tags: [", "  one,   # first", "]", ""].join("\r\n"));
   });
 
+  it("YAML: a restricted member removed last leaves the bytes of the file written without it (blank lines above it go; nested, commented, CRLF, a sequence)", () => {
+    const restricted = ["    get:", "      x-svc: { metadata: { groups: [staff] } }", "      responses: {}"];
+    const open = ["    get:", "      responses: {}"];
+    // Each case: the lines of the file with the restricted member, and as written without it.
+    const cases: readonly (readonly [readonly string[], readonly string[]])[] = [
+      // Last in the file.
+      [["openapi: 3.0.3", "paths:", "  /a:", ...open, "", "  /b:", ...restricted], ["openapi: 3.0.3", "paths:", "  /a:", ...open]],
+      // Last of a nested map, a top-level key after it.
+      [["openapi: 3.0.3", "paths:", "  /a:", ...open, "", "  /b:", ...restricted, "", "components: {}"], ["openapi: 3.0.3", "paths:", "  /a:", ...open, "", "components: {}"]],
+      // Introduced by a comment, two blank lines above it, blank lines and a comment ending the file.
+      [["openapi: 3.0.3", "paths:", "  /a:", ...open, "", "", "  # staff only", "  /b:", ...restricted, "", "# end", ""], ["openapi: 3.0.3", "paths:", "  /a:", ...open, "", "# end", ""]],
+      // The last two of three, blank lines between each.
+      [["openapi: 3.0.3", "paths:", "  /a:", ...open, "", "  /b:", ...restricted, "", "  /c:", ...restricted], ["openapi: 3.0.3", "paths:", "  /a:", ...open]],
+      // The last tag, used only by the restricted operation.
+      [["openapi: 3.0.3", "paths:", "  /a:", ...open, "", "  /b:", "    get:", "      tags: [b]", ...restricted.slice(1), "tags:", "  - name: a", "", "  - name: b", "", "x-end: 1"], ["openapi: 3.0.3", "paths:", "  /a:", ...open, "tags:", "  - name: a", "", "x-end: 1"]],
+    ];
+    const parts = (text: string): Parameters<typeof pruneSpec>[1] => Object.keys((doc(text)["paths"] ?? {}) as object).filter((p) => p !== "/a").map((p) => ["paths", p, "get"]);
+    for (const newline of ["\n", "\r\n"]) {
+      for (const [withIt, without] of cases) {
+        const text = `${withIt.join(newline)}${newline}`;
+        expect(JSON.stringify(prune(text, parts(text)))).toBe(JSON.stringify(`${without.join(newline)}${newline}`));
+        // Without a final newline (the last line's, a blank one ending the file aside).
+        const bare = withIt.at(-1) === "" ? withIt.slice(0, -1) : withIt;
+        expect(JSON.stringify(prune(bare.join(newline), parts(text)))).toBe(JSON.stringify((without.at(-1) === "" ? without.slice(0, -1) : without).join(newline)));
+      }
+    }
+    // The only member of its collection, ending a text without a final newline.
+    for (const newline of ["\n", "\r\n"]) {
+      const only = ["openapi: 3.0.3", "paths:", "", "  /b:", ...restricted].join(newline);
+      expect(JSON.stringify(prune(only, [["paths", "/b", "get"]]))).toBe(JSON.stringify(["openapi: 3.0.3", "paths: {}"].join(newline)));
+    }
+    // A `|+` block scalar keeps its trailing blank lines: they are the kept value's, and stay.
+    const kept = yaml(["openapi: 3.0.3", "paths:", "  /a:", "    get:", "      description: |+", "        text", "", "      responses: {}", "", "  /b:", ...restricted]);
+    expect(prune(kept, [["paths", "/b", "get"]])).toBe(yaml(["openapi: 3.0.3", "paths:", "  /a:", "    get:", "      description: |+", "        text", "", "      responses: {}"]));
+    const keptLast = yaml(["openapi: 3.0.3", "paths:", "  /a:", "    get:", "      responses: {}", "      description: |+", "        text", "", "  /b:", ...restricted]);
+    expect(prune(keptLast, [["paths", "/b", "get"]])).toBe(yaml(["openapi: 3.0.3", "paths:", "  /a:", "    get:", "      responses: {}", "      description: |+", "        text", ""]));
+  });
+
   it("refuses what it cannot follow, and the spec text is then written out whole", () => {
     const text = yaml(["openapi: 3.0.3", "x-shared: &s { type: string }", "paths:", "  /a: { get: { responses: {} } }", "  /b:", "    get:", "      x-svc: { metadata: { groups: [a] } }", "      responses: { '200': { description: *s } }"]);
     expect(() => cutMembers(yaml(["- a: 1", "  b: 2"]), [[0, "a"]])).toThrow(UnsupportedSource);

@@ -79,7 +79,6 @@ paths:
             application/json:
               schema:
                 $ref: "#/components/schemas/OrderList"
-
 components:
   securitySchemes:
     apiKey: { type: apiKey, in: header, name: X-Api-Key }
@@ -365,11 +364,11 @@ describe("sizes, lines and searches follow each reader's variant", () => {
   it("wc -c -l, ls -l, stat, find -size and du report the variant's bytes and lines", async () => {
     const expected: Record<Name, string[]> = {
       anonymous: [
-        "  36  916 /api/admin.json\n  35  661 /api/events.yaml\n  14  228 /api/status.yaml\n  49 1087 /api/store.yaml\n   6   75 /guides/runbook-tour.mdx\n  17  210 /guides/setup.mdx\n 157 3177 total\n",
-        "total 16\n-r--r--r-- 1 root root  916 Mar  5  2024 admin.json\n-r--r--r-- 1 root root  661 Mar  5  2024 events.yaml\n-r--r--r-- 1 root root  228 Mar  5  2024 status.yaml\n-r--r--r-- 1 root root 1087 Mar  5  2024 store.yaml\n",
-        "/api/store.yaml 1087 8\n/api/admin.json 916 8\n/api/events.yaml 661 8\n",
+        "  36  916 /api/admin.json\n  35  661 /api/events.yaml\n  14  228 /api/status.yaml\n  48 1086 /api/store.yaml\n   6   75 /guides/runbook-tour.mdx\n  17  210 /guides/setup.mdx\n 156 3176 total\n",
+        "total 16\n-r--r--r-- 1 root root  916 Mar  5  2024 admin.json\n-r--r--r-- 1 root root  661 Mar  5  2024 events.yaml\n-r--r--r-- 1 root root  228 Mar  5  2024 status.yaml\n-r--r--r-- 1 root root 1086 Mar  5  2024 store.yaml\n",
+        "/api/store.yaml 1086 8\n/api/admin.json 916 8\n/api/events.yaml 661 8\n",
         "/api\n/api/admin.json\n/api/store.yaml\n/guides\n",
-        "1087\t/api/store.yaml\n6988\t/api\n",
+        "1086\t/api/store.yaml\n6987\t/api\n",
       ],
       staff: [
         "  64 1996 /api/admin.json\n  64 1361 /api/events.yaml\n  14  228 /api/status.yaml\n 119 3031 /api/store.yaml\n  14  209 /guides/runbook-tour.mdx\n  20  299 /guides/setup.mdx\n 295 7124 total\n",
@@ -545,7 +544,7 @@ describe("over real HTTP, through the MCP SDK client (the shell runs in its work
     const credential = await mcpClient(h.urls.authedMcp, { token: (await credentialTokens(h)).access_token });
     try {
       expect(await anonymous.text(FS, { command: "cat /api/store.yaml" })).toBe(STORE_ANONYMOUS);
-      expect(await anonymous.text(FS, { command: "wc -c /api/store.yaml /guides/runbook-tour.mdx" })).toBe("1087 /api/store.yaml\n  75 /guides/runbook-tour.mdx\n1162 total\n");
+      expect(await anonymous.text(FS, { command: "wc -c /api/store.yaml /guides/runbook-tour.mdx" })).toBe("1086 /api/store.yaml\n  75 /guides/runbook-tour.mdx\n1161 total\n");
       expect(await anonymous.text(FS, { command: "cat /guides/runbook-tour.mdx" })).toBe("---\ntitle: Runbook tour\n---\n# Runbook tour\n\nQuestions go to the help desk.\n");
       expect(await staff.text(FS, { command: "yq -o json '.paths | keys' /api/store.yaml" })).toBe('[\n  "/orders",\n  "/vault/{id}"\n]\n');
       expect(await credential.text(FS, { command: "cat /api/store.yaml" })).toBe(readFileSync(join(root, "api/store.yaml"), "utf8"));

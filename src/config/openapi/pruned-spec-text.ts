@@ -17,12 +17,20 @@ export function prunedSpecText(text: string, document: Record<string, unknown>, 
   if (plan.deletions.length === 0) return text;
   try {
     const cut = cutMembers(text, plan.deletions);
-    const back = parseDocument(cut);
-    if (back.ok && sameJson(back.document, plan.value)) return cut;
+    if (readsBack(cut, plan.value)) return cut;
+    // The blank lines above a last member removed go with it, unless they were a kept value's
+    // (a `|+` block scalar ending just above): then the cut that leaves them reads back right.
+    const leavingBlankLines = cutMembers(text, plan.deletions, { blankLinesAboveLast: false });
+    if (leavingBlankLines !== cut && readsBack(leavingBlankLines, plan.value)) return leavingBlankLines;
   } catch (error) {
     if (!(error instanceof UnsupportedSource)) throw error;
   }
   return writeOut(text, plan.value);
+}
+
+function readsBack(text: string, value: unknown): boolean {
+  const back = parseDocument(text);
+  return back.ok && sameJson(back.document, value);
 }
 
 function writeOut(text: string, value: unknown): string {

@@ -187,9 +187,13 @@ function contentEnd(lines: Lines, region: Region): number {
 
 function emptyEdits(lines: Lines, region: Region, empty: string): TextEdit[] {
   if (region.emptyAt === undefined) throw new UnsupportedSource("the document itself cannot be emptied");
+  const end = contentEnd(lines, region);
+  const source = lines.source;
+  // Its members ended a text without a final newline: the key's line end goes with them.
+  const lineEnd = end === source.length && !source.endsWith("\n") && source[region.start - 1] === "\n" ? (source[region.start - 2] === "\r" ? 2 : 1) : 0;
   return [
     { start: region.emptyAt, end: region.emptyAt, text: ` ${empty}` },
-    { start: region.start, end: contentEnd(lines, region), text: "" },
+    { start: region.start - lineEnd, end, text: "" },
   ];
 }
 

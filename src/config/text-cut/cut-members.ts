@@ -6,6 +6,16 @@ import { appendAll } from "../../arrays.js";
 /** A member's place in a document: keys and indices from the root. */
 export type Segments = readonly (string | number)[];
 
+/** How `cutMembers` cuts. */
+export interface CutOptions {
+  /**
+   * Whether block members removed after the last one kept take the blank lines above them
+   * (default true). False for the rare text where those lines are a kept value's (a `|+` block
+   * scalar keeps its trailing blank lines), which the caller finds by reading the cut back.
+   */
+  readonly blankLinesAboveLast?: boolean;
+}
+
 /**
  * Cut members out of a JSON or YAML text, keeping everything else as written: each of
  * `deletions` names a member (a mapping key, or a sequence index, all from the original text).
@@ -13,7 +23,7 @@ export type Segments = readonly (string | number)[];
  * starts with `{` (as the spec parser decides). Throws `UnsupportedSource` for what it cannot
  * follow; callers check the result parses to what they expect and write the value otherwise.
  */
-export function cutMembers(text: string, deletions: readonly Segments[]): string {
+export function cutMembers(text: string, deletions: readonly Segments[], options: CutOptions = {}): string {
   if (deletions.length === 0) return text;
   const body = text.trimStart();
   const root = body.startsWith("{") ? flowCollection(text, text.length - body.length, false) : yamlRoot(text);
@@ -30,7 +40,7 @@ export function cutMembers(text: string, deletions: readonly Segments[]): string
     entry.keys.add(d[d.length - 1] as string | number);
   }
   const edits: TextEdit[] = [];
-  for (const { parent, keys } of byParent.values()) appendAll(edits, removeMembers(text, locate(root, parent), keys));
+  for (const { parent, keys } of byParent.values()) appendAll(edits, removeMembers(text, locate(root, parent), keys, options.blankLinesAboveLast ?? true));
   return applyEdits(text, edits);
 }
 
@@ -45,16 +55,29 @@ function locate(root: SourceCollection, segments: Segments): SourceCollection {
   return node;
 }
 
-function removeMembers(text: string, node: SourceCollection, keys: ReadonlySet<string | number>): TextEdit[] {
+function removeMembers(text: string, node: SourceCollection, keys: ReadonlySet<string | number>, blankLinesAboveLast: boolean): TextEdit[] {
   const gone = node.members.map((m) => (node.kind === "map" ? keys.has(String(m.key)) : keys.has(Number(m.key))));
   if (gone.every(Boolean)) return [...node.empty()];
   const edits: TextEdit[] = [];
   const members = node.members;
   if (node.style === "block") {
+    // A block member's lines run to the next member's, so a member removed in front or between
+    // takes the blank lines after it and leaves the ones above (the previous member's) as they
+    // were. After the last member kept, those blank lines above separated it from the removed
+    // ones, and the text written without them has none there: the removed run takes them (the
+    // blank lines after the collection's last member stay, as they separate what follows it).
+    // At the very end of a text without a final newline, the kept member's line end goes too.
+    const lastKept = gone.lastIndexOf(false);
+    const atEnd = (members.at(-1) as SourceMember).end === text.length && !text.endsWith("\n");
     members.forEach((m, i) => {
       if (gone[i] !== true) return;
       if (!m.cuttable) throw new UnsupportedSource(`cannot cut ${JSON.stringify(m.key)} alone`);
-      edits.push({ start: m.start, end: m.end, text: "" });
+      let start = m.start;
+      if (blankLinesAboveLast && i === lastKept + 1) {
+        start = blankLinesAbove(text, m.start);
+        if (atEnd && text[start - 1] === "\n") start -= text[start - 2] === "\r" ? 2 : 1;
+      }
+      edits.push({ start, end: m.end, text: "" });
     });
     return edits;
   }
@@ -74,6 +97,17 @@ function removeMembers(text: string, node: SourceCollection, keys: ReadonlySet<s
     i = j;
   }
   return edits;
+}
+
+/** The start of the blank lines (spaces and tabs only) just above the line starting at `lineStart`. */
+function blankLinesAbove(text: string, lineStart: number): number {
+  let start = lineStart;
+  while (start > 0) {
+    const above = start >= 2 ? text.lastIndexOf("\n", start - 2) + 1 : 0;
+    if (!/^[ \t]*\r?\n$/.test(text.slice(above, start))) break;
+    start = above;
+  }
+  return start;
 }
 
 /** `[start, end)` widened to whole lines when nothing else is written on them. */
