@@ -42,6 +42,9 @@ export interface SiteSection {
    *  the API pages generated under it too. A reader is shown the section only if they may read
    *  one of them (or it has none: a link). */
   readonly pages: readonly string[];
+  /** Page paths in the section only as API pages whose path a file takes (`SiteApi.taken`): they
+   *  count for the readers that page is listed to, not for every reader of the file there. */
+  readonly apiTaken?: readonly string[];
 }
 
 /** A spec file referenced by docs.json or front matter. */
@@ -81,6 +84,11 @@ export interface SiteConfig {
   /** The paths of `navPages` that a load added for generated API pages (docs.json does not list
    *  them; `versionPaths` was read without them). Absent when none. */
   readonly generatedNav?: ReadonlySet<string>;
+  /** Placements of generated API pages at paths a file takes, where a reader of the file may not
+   *  read the generated page (`SiteApi.taken`): in no `navPages` (a placement is every reader's:
+   *  search would index and place the file by it), counted in the outline only for the readers
+   *  the page is listed to. Absent when none. */
+  readonly takenNav?: ReadonlyMap<string, PagePlacement>;
   readonly languages: readonly string[];
   /** The language with `default: true`, else the first; absent without languages. Search shows a
    *  page in it when its copies in other languages match about as well. */

@@ -8,7 +8,7 @@ import { prefetchRemoteSpecs } from "../vfs/api-pages.js";
 import type { Access } from "../vfs/access.js";
 import type { ApiPageInfo } from "../vfs/site-api.js";
 import { type LoadedSite, type LoadSiteOptions, loadSite, reloadReplacedRoot, reloadSite } from "../vfs/load-site.js";
-import { readablePage, readerApiPage, sameOutlineBasis, type SiteOutline, siteOutline, withheldPage } from "../vfs/outline.js";
+import { readerApiPage, readerOutline, sameOutlineBasis, type SiteOutline } from "../vfs/outline.js";
 import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";
 import type { Page } from "../vfs/page.js";
 import type { Site } from "../vfs/site.js";
@@ -623,7 +623,7 @@ export class DocsRuntime {
     const key = visibilityKey(context);
     let outline = this.outlines.get(key);
     if (outline === undefined) {
-      outline = siteOutline(site.config, readablePage(site, context), withheldPage(site, context));
+      outline = readerOutline(site, context);
       this.outlines.set(key, outline);
       if (this.outlines.size > MAX_CACHED_READERS) this.outlines.delete(this.outlines.keys().next().value as string);
     }

@@ -6,7 +6,7 @@ import { changedLists, listFingerprints, listResources, toolText } from "./reade
 import { readerDiagnostics } from "./reader-diagnostics.js";
 import { callTool, listTools } from "./tool-calls.js";
 import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
-import { readablePage, sameOutlineBasis, type SiteOutline, siteOutline, withheldPage } from "../vfs/outline.js";
+import { readablePage, readerOutline, sameOutlineBasis, type SiteOutline } from "../vfs/outline.js";
 import type { RequestContext } from "../vfs/request-context.js";
 import { serverInstructions } from "../engine/instructions.js";
 import type { DocsRuntime, ReaderState } from "../engine/runtime.js";
@@ -215,7 +215,7 @@ export function createMcpServer(options: McpServerOptions): DocsMcpServer {
     if (changed.resources || pagesChanged) void server.sendResourceListChanged().catch(ignore);
     // The reader's state of this site has its outline (made for the lists above): a 25,000-page
     // site's outline is ~0.4 s of the thread answering every caller, once per save is enough.
-    const now = filtersOf(change.site === runtime.site ? runtime.readerState(opening).outline : siteOutline(change.site.config, readablePage(change.site, opening), withheldPage(change.site, opening)));
+    const now = filtersOf(change.site === runtime.site ? runtime.readerState(opening).outline : readerOutline(change.site, opening));
     if (changed.tools || change.namesChanged || now !== filters) void server.sendToolListChanged().catch(ignore);
     filters = now;
     if (!forwardDiagnostics) return;

@@ -168,6 +168,10 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const behind: Page[] = [];
   const behindInfos = new Map<string, ApiPageInfo>();
   const maker = new SpecPageMaker(cache.made, options.specTimes);
+  // The rule of the generated page at each path a file takes: its navigation entry is listed to
+  // that rule's readers only (`SiteApi.taken`). A left-out page is counted in no share (no one reads it).
+  const taken = new Map<string, Access>();
+  for (const p of plan.leftOut) taken.set(p.pagePath, generatedAccess(plannedParts(p, { settings, plainPlayground, documenting, shares: new SchemaShares() }).parts));
   // Every page's schema budget is its share among the spec's pages its readers read (`SchemaShares`):
   // count them all before any body renders (bodies ask for their share when first read).
   const shares = new SchemaShares();
@@ -194,6 +198,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     if (plan.behind.includes(p)) {
       behind.push(page);
       behindInfos.set(p.pagePath, info);
+      taken.set(p.pagePath, page.file.access);
       continue;
     }
     pages.push(page);
@@ -221,7 +226,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   }
   cache.made = maker.made;
   const hiddenApi = layerPlans.length > 0 ? { hidden: { plans: layerPlans, pages: hiddenInfos, operations: hiddenOperations } } : {};
-  return { pages, behind, documented, hidden, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}), ...hiddenApi }, diagnostics, cache };
+  return { pages, behind, documented, hidden, placements, api: { settings, plan, pages: infos, ...(behindInfos.size > 0 ? { behind: behindInfos } : {}), ...(taken.size > 0 ? { taken } : {}), ...hiddenApi }, diagnostics, cache };
 }
 
 /** What `documentedPages` makes pages with, and the count that yields the thread now and then. */

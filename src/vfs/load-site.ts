@@ -302,9 +302,11 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   const specReads = new Set<string>();
   for (const { result } of generated?.cache.specs.values() ?? []) for (const f of result.refFiles ?? []) for (const rel of [f.rel, f.real]) if (rel !== undefined) specReads.add(rel);
   if (generated !== undefined) placeApiPages(generated, { files, pages, shadowed });
-  const { navPages, generatedNav } = withGeneratedNav(config.navPages, generated?.placements);
-  const sections = generated === undefined ? config.sections : withApiPages(config.sections, generated.api.plan.nav, navPages);
-  const siteConfig: SiteConfig = { ...config, navPages, sections, specs, ...(generatedNav.size > 0 ? { generatedNav } : {}) };
+  const { shared, takenNav } = sharedPlacements(generated, { pages, shadowed });
+  const { navPages, generatedNav } = withGeneratedNav(config, shared);
+  const sections = generated === undefined ? config.sections : withApiPages(config, generated, navPages, takenNav);
+  const { takenNav: _kept, ...served } = config;
+  const siteConfig: SiteConfig = { ...served, navPages, sections, specs, ...(generatedNav.size > 0 ? { generatedNav } : {}), ...(takenNav.size > 0 ? { takenNav } : {}) };
 
   // The diagnostics are not logged here: they are in `site.diagnostics`, and how many lines a
   // user wants (all for `check`, a count for `serve`, `search` and `fs`) is the caller's choice.
@@ -386,19 +388,54 @@ function configServed(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: 
 /**
  * Sections with the API pages generated under them, so a section of API pages is shown to the
  * readers who may read one of them (its `pages` list only file entries). Pages that navigation
- * hides are left out, as `sectionsOf` leaves hidden elements out. Idempotent: a reload that keeps
- * the last good configuration passes sections that already have them.
+ * hides are left out, as `sectionsOf` leaves hidden elements out. A path a file takes is the
+ * operation's listing there (`SiteApi.taken`): in `apiTaken`, counted for that page's readers,
+ * never for every reader of the file. Idempotent: a reload that keeps the last good configuration
+ * passes sections that already have them (the paths it generated are `generatedNav`).
  */
-function withApiPages(sections: readonly SiteSection[], nav: readonly ApiNavItem[], placements: ReadonlyMap<string, PagePlacement>): SiteSection[] {
-  return sections.map((section) => {
+function withApiPages(config: SiteConfig, generated: ApiPagesResult, placements: ReadonlyMap<string, PagePlacement>, takenNav: ReadonlyMap<string, PagePlacement>): SiteSection[] {
+  const { nav } = generated.api.plan;
+  const taken = generated.api.taken;
+  const before = config.generatedNav;
+  return config.sections.map(({ apiTaken: _before, ...section }) => {
     const listed = (item: ApiNavItem): boolean => {
-      const placement = placements.get(item.pagePath);
+      // A path whose placement is not shared (`sharedPlacements`) is listed as its entry is.
+      const placement = placements.get(item.pagePath) ?? takenNav.get(item.pagePath);
       return placement !== undefined && placement.hidden !== true;
     };
-    const under = nav.filter((item) => isUnder(item.element, section.path) && listed(item));
-    if (under.length === 0) return section;
-    return { ...section, pages: [...new Set([...section.pages, ...under.map((item) => item.pagePath)])] };
+    const own = before === undefined ? section.pages : section.pages.filter((p) => !before.has(p));
+    const under = nav.filter((item) => isUnder(item.element, section.path) && listed(item)).map((item) => item.pagePath);
+    const pages = [...new Set([...own, ...under.filter((p) => taken?.has(p) !== true)])];
+    const apiTaken = [...new Set(under.filter((p) => taken?.has(p) === true && !pages.includes(p)))];
+    if (apiTaken.length === 0 && pages.length === section.pages.length && own === section.pages) return section;
+    return { ...section, pages, ...(apiTaken.length > 0 ? { apiTaken } : {}) };
   });
+}
+
+/**
+ * The generated pages' placements the site gives their paths, for every reader (`shared`): a
+ * placement is no reader's own (search indexes a placed page, and filters and folds it by its
+ * versions), so a path a file takes keeps the generated page's placement only when every reader
+ * of a file there may read the generated page too. Else a reader of the file alone would find it
+ * placed (and searchable) where the site without the operation does not place it (adversary
+ * round 46 F2): the placement is the outline's for the page's readers only (`takenNav`), and the
+ * navigation entry theirs only (`listedApiPage`).
+ */
+function sharedPlacements(generated: ApiPagesResult | undefined, site: Pick<Site, "pages" | "shadowed">): { shared: ReadonlyMap<string, PagePlacement> | undefined; takenNav: Map<string, PagePlacement> } {
+  const takenNav = new Map<string, PagePlacement>();
+  const taken = generated?.api.taken;
+  if (generated === undefined || taken === undefined) return { shared: generated?.placements, takenNav };
+  const behind = new Set(generated.behind);
+  const shared = new Map(generated.placements);
+  for (const [path, rule] of taken) {
+    const placement = shared.get(path);
+    if (placement === undefined) continue;
+    const files = [...pagesAt(site, path), ...pagesAt(site, `${path}/index`)].filter((p) => !behind.has(p));
+    if (files.every((p) => readersCover(p.file.access, rule))) continue;
+    shared.delete(path);
+    takenNav.set(path, placement);
+  }
+  return { shared, takenNav };
 }
 
 /** Whether a JSON path is `parent` or inside it (`navigation.tabs[1].groups[0]` is in `navigation.tabs[1]`). */
@@ -1018,9 +1055,11 @@ function sortByPath<V>(map: Map<string, V>): Map<string, V> {
 
 
 /** docs.json's navigation pages with the generated API pages' placements it does not list, and
- *  which paths those are (`SiteConfig.generatedNav`). */
-function withGeneratedNav(listed: ReadonlyMap<string, PagePlacement>, placements: Iterable<readonly [string, PagePlacement]> | undefined): { navPages: Map<string, PagePlacement>; generatedNav: Set<string> } {
-  const navPages = new Map(listed);
+ *  which paths those are (`SiteConfig.generatedNav`); a kept last good configuration's own
+ *  generated placements are left for these. */
+function withGeneratedNav(config: SiteConfig, placements: Iterable<readonly [string, PagePlacement]> | undefined): { navPages: Map<string, PagePlacement>; generatedNav: Set<string> } {
+  const navPages = new Map(config.navPages);
+  for (const path of config.generatedNav ?? []) navPages.delete(path);
   const generatedNav = new Set<string>();
   for (const [path, placement] of placements ?? []) {
     if (navPages.has(path)) continue;

@@ -58,6 +58,27 @@ export function readerApiPage(site: Pick<Site, "pages" | "shadowed" | "api">, co
   return info === undefined ? undefined : { page, info };
 }
 
+/**
+ * Whether this request's reader is listed the API page navigation places at a page path: a page
+ * they may read there, and where a file takes the path of a generated page (`SiteApi.taken`),
+ * the generated page's rule too. The entry is the operation's, whichever page the reader gets
+ * there (row 28: the file, for a reader of both): a reader of the file who may not read the
+ * operation is listed nothing, as on the site without it (adversary round 46 F2).
+ */
+export function listedApiPage(site: Pick<Site, "pages" | "shadowed" | "api">, context: RequestContext): (pagePath: string) => boolean {
+  const readable = readablePage(site, context);
+  const taken = site.api?.taken;
+  return (p) => {
+    const rule = taken?.get(p);
+    return (rule === undefined || mayRead(context, rule)) && readable(p);
+  };
+}
+
+/** The outline of the site as this request's reader sees it (`siteOutline`). */
+export function readerOutline(site: Pick<Site, "config" | "pages" | "shadowed" | "api">, context: RequestContext): SiteOutline {
+  return siteOutline(site.config, readablePage(site, context), withheldPage(site, context), listedApiPage(site, context));
+}
+
 /** Whether a navigation page path (`/guides`, `/guides/setup`) is a page this request may read. */
 export function readablePage(site: Pick<Site, "pages" | "shadowed">, context: RequestContext): (pagePath: string) => boolean {
   return (p) => readerPageAt(site, context, p) !== undefined;
@@ -94,9 +115,10 @@ export function sameOutlineBasis(previous: Pick<Site, "config" | "pages" | "shad
 
 /**
  * The outline of the site as a reader sees it: `readable` says which page paths they may read,
- * `withheld` which have a page they may not (`withheldPage`).
+ * `withheld` which have a page they may not (`withheldPage`), `listed` which API pages that
+ * navigation places at a path a file takes are listed to them (`listedApiPage`).
  */
-export function siteOutline(config: SiteConfig, readable: (pagePath: string) => boolean, withheld: (pagePath: string) => boolean): SiteOutline {
+export function siteOutline(config: SiteConfig, readable: (pagePath: string) => boolean, withheld: (pagePath: string) => boolean, listed: (pagePath: string) => boolean = readable): SiteOutline {
   // Per version (language): whether navigation lists any page under it, and a readable one.
   const versions = new Map<string, { listed: boolean; readable: boolean }>();
   const languages = new Map<string, { listed: boolean; readable: boolean }>();
@@ -111,7 +133,13 @@ export function siteOutline(config: SiteConfig, readable: (pagePath: string) => 
   // Listing by listing: a page listed in v2 and again under no version counts for v2 (its merged
   // placement says "every version", which names none).
   for (const [path, placement] of config.navPages) {
-    const ok = (): boolean => readable(path);
+    // A placement the API reference added is its page's listing.
+    const ok = (): boolean => (config.generatedNav?.has(path) === true ? listed(path) : readable(path));
+    mark(versions, scopeNames(placement, "versions"), ok);
+    mark(languages, scopeNames(placement, "languages"), ok);
+  }
+  for (const [path, placement] of config.takenNav ?? []) {
+    const ok = (): boolean => listed(path);
     mark(versions, scopeNames(placement, "versions"), ok);
     mark(languages, scopeNames(placement, "languages"), ok);
   }
@@ -126,7 +154,7 @@ export function siteOutline(config: SiteConfig, readable: (pagePath: string) => 
   const versionSegments = readerVersionSegments(config, knownVersions, withheld);
   const tagged = knownVersions.find((v) => /^(latest|recommended)$/i.test(config.versionTags?.get(v) ?? ""));
   return {
-    sections: config.sections.filter((s) => s.pages.length === 0 || s.pages.some(readable)).map((s) => s.title),
+    sections: config.sections.filter((s) => (s.pages.length === 0 && (s.apiTaken ?? []).length === 0) || s.pages.some(readable) || (s.apiTaken ?? []).some(listed)).map((s) => s.title),
     versions: listedVersions,
     defaultVersion,
     knownVersions,

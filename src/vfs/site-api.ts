@@ -4,6 +4,7 @@ import type { ApiSettings } from "../config/openapi/api-settings.js";
 import type { ApiPagePlan, FrontMatterOperation } from "../config/openapi/plan-api-pages.js";
 import type { PlaygroundSettings } from "../config/openapi/playground.js";
 import type { ParameterAnchor } from "../config/openapi/render-page.js";
+import type { Access } from "./access.js";
 
 /** What the rest of the service knows about a page that documents an API operation. */
 export interface ApiPageInfo {
@@ -43,4 +44,9 @@ export interface SiteApi {
     readonly pages: ReadonlyMap<string, ApiPageInfo>;
     readonly operations: ReadonlyMap<string, FrontMatterOperation>;
   };
+  /** The access rule of the generated page at each path a file takes (behind the file, or left
+   *  out for a `<path>/index` file), by page path. Its navigation entry (a node of the API group,
+   *  the path's place in a section, its placement) is the operation's: listed to the readers of
+   *  this rule only, whichever page they get at the path (`apiListing`). */
+  readonly taken?: ReadonlyMap<string, Access>;
 }

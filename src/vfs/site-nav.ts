@@ -6,7 +6,7 @@ import { filterNavTree } from "../config/docs-json/nav-filter.js";
 import { buildNavTree, type GeneratedNavPage, type NavTree } from "../config/docs-json/nav-tree.js";
 import { resolveEntryFromSite } from "./api-entries.js";
 import { type LoadLog, type LoadSiteOptions, loadSite } from "./load-site.js";
-import { readablePage, readerPageAt, siteOutline, withheldPage } from "./outline.js";
+import { listedApiPage, readablePage, readerOutline, readerPageAt } from "./outline.js";
 import { pageFilesOf } from "./page-files.js";
 import type { RequestContext } from "./request-context.js";
 import type { Site } from "./site.js";
@@ -73,7 +73,7 @@ export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}
   });
   if (context === undefined) return { ok: true, tree, errors: configErrors };
   const readable = readablePage(site, context);
-  const outline = siteOutline(config, readable, withheldPage(site, context));
+  const outline = readerOutline(site, context);
   const exists = (p: string): boolean => pageOf(p) !== undefined;
-  return { ok: true, tree: filterNavTree(tree, { readable, exists, versions: outline.knownVersions, languages: outline.knownLanguages }), errors: configErrors };
+  return { ok: true, tree: filterNavTree(tree, { readable, listedOperation: listedApiPage(site, context), exists, versions: outline.knownVersions, languages: outline.knownLanguages }), errors: configErrors };
 }

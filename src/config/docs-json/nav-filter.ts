@@ -5,6 +5,9 @@ import { firstPageOf, type NavGroupNode, type NavNode, type NavTree } from "./na
 export interface NavAudience {
   /** Whether the reader may read the page at this page path. */
   readonly readable: (pagePath: string) => boolean;
+  /** Whether the reader is listed an operation's page at this page path (a file may take a
+   *  generated page's path, and the entry stays the operation's); unset: `readable`. */
+  readonly listedOperation?: (pagePath: string) => boolean;
   /** Whether a page exists at this page path (a link to a missing page restricts nothing). */
   readonly exists: (pagePath: string) => boolean;
   /** Versions and languages the reader may see (hidden ones included: hidden is not access). */
@@ -49,7 +52,7 @@ export function filterNavTree(tree: NavTree, audience: NavAudience): NavTree {
       case "page":
         return audience.readable(node.page) ? node : undefined;
       case "operation":
-        return node.page !== null && audience.readable(node.page) ? node : undefined;
+        return node.page !== null && (audience.listedOperation ?? audience.readable)(node.page) ? node : undefined;
       case "group":
         return filterGroup(node);
       default: {

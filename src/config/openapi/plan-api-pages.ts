@@ -85,6 +85,10 @@ export interface ApiPagePlan {
    *  the site, but the page a reader who may not read that file gets there, as on the site
    *  without it (the site places them behind the file, `Site.shadowed`). */
   readonly behind: readonly PlannedApiPage[];
+  /** Generated pages whose path a `<path>/index` file takes: made for no reader, while their
+   *  navigation entry (`nav`) still points at the path. What they would be restricted to is
+   *  whom that entry may be listed to. */
+  readonly leftOut: readonly PlannedApiPage[];
   /** The page path of every generated page, those behind a file too, in the plan's order: lists
    *  of API pages (MCP Apps) follow it, so a file at a generated page's path moves nothing. */
   readonly order: readonly string[];
@@ -198,12 +202,12 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   });
   const ownPaths = resolveFrontMatterConflicts(frontMatter, documenting, table, explicit, diagnostics, input.pageGroups);
   const order = [...table.pages.keys()];
-  const behind = leaveOutTakenPaths(input, table, diagnostics, ownPaths);
+  const { behind, leftOut } = leaveOutTakenPaths(input, table, diagnostics, ownPaths);
   const kept = input.schemaKept;
   const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics, kept !== undefined ? (ref, spec, name) => kept(ref.pagePath, spec, name, frontMatter) : undefined);
   const channels = planFrontMatterChannels(input.channelRefs ?? [], { asyncapi: specs.asyncapi, openapi: new Set(specs.openapi.keys()), unavailable: specs.unavailable }, diagnostics, input.channelKept);
   reportChannelTwoPages(channels, input.channelRefs ?? [], table, diagnostics);
-  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, channels, unverified: specs.unverified, diagnostics, behind, order };
+  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, channels, unverified: specs.unverified, diagnostics, behind, leftOut, order };
 }
 
 /** The specs the plan works with, by source, and what loading them found. */
@@ -701,15 +705,16 @@ function reportChannelTwoPages(channels: ReadonlyMap<string, FrontMatterChannel>
  * Phase 6: a real file at a generated page's path wins; say so (its URL would otherwise be
  * ambiguous). For readers who may not read the file it does not exist, so the generated page
  * is theirs: returned to stand behind the file (a `<path>/index` file has a page path of its
- * own, and the generated page is left out).
+ * own, and the generated page is left out: returned apart).
  */
-function leaveOutTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[], ownPaths: ReadonlySet<string>): PlannedApiPage[] {
+function leaveOutTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[], ownPaths: ReadonlySet<string>): { behind: PlannedApiPage[]; leftOut: PlannedApiPage[] } {
   const behind: PlannedApiPage[] = [];
+  const leftOut: PlannedApiPage[] = [];
   for (const [path, page] of table.pages) {
     if (!input.pageExists(path)) continue;
     table.pages.delete(path);
     const own = input.pageFileAt?.(path) === true;
-    if (own) behind.push(page);
+    (own ? behind : leftOut).push(page);
     // The file documents this very operation (front matter `openapi`): nothing to say.
     if (ownPaths.has(path)) continue;
     diagnostics.push({
@@ -719,7 +724,7 @@ function leaveOutTakenPaths(input: PlanInput, table: PageTable, diagnostics: Dia
       code: API_CODES.pageTaken,
     });
   }
-  return behind;
+  return { behind, leftOut };
 }
 
 function itemKey(item: ApiPageItem): string {
