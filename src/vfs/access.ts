@@ -59,6 +59,11 @@ export function canRead(access: Access, reader: Reader, mode: AuthMode): boolean
   return mode !== "full" || reader.authenticated;
 }
 
+/** A stable text for a rule (`groups` order kept: it is what the author wrote). */
+export function accessKey(access: Access): string {
+  return JSON.stringify([access.groups ?? null, access.public === true]);
+}
+
 /** A stable key for caching per-reader views: readers with the same key see the same files. */
 export function readerKey(reader: Reader): string {
   if (reader.allGroups) return "*";

@@ -1,6 +1,7 @@
-import { type Access, type AuthMode, type Reader, canRead, readersCover } from "./access.js";
+import { type Access, type AuthMode, type Reader, accessKey, canRead, readersCover } from "./access.js";
 import type { Page } from "./page.js";
 import { byteLength, type SiteFile } from "./site-file.js";
+import { VariantTimes } from "./variant-times.js";
 
 /**
  * A file whose bytes depend on who reads it: parts of it have access rules of their own (an
@@ -13,16 +14,16 @@ import { byteLength, type SiteFile } from "./site-file.js";
  * every part gets the file itself, byte for byte.
  */
 export class FileVariants {
+  /** Variants built, by class: the outcomes on the file's rules, and the class's time. */
   private readonly cache = new Map<string, { file: SiteFile; page: Page | undefined }>();
+  /** Texts rendered, by the outcomes on the file's rules. */
+  private readonly texts = new Map<string, string>();
   /**
-   * When each variant last changed, as far as this process has seen, by access class: its text
-   * then, and the time of the file version that brought that text. Shared with the next
-   * snapshot's variants of the same path (`times` of the constructor), so a reader's variant
-   * keeps its time across edits that change only parts they may not read: its time (`ls -l`,
-   * `stat`, a folder's, a search hit's and a result's `lastModified`) tells them nothing about
-   * restricted parts. A class first read after the file changed gets the file's time.
+   * When each class's variant last changed (`VariantTimes`), carried from the previous version of
+   * the file: a reader's variant keeps its time across edits that change only parts they may not
+   * read, and across changes of the file's rules that leave their bytes as they were.
    */
-  readonly times: Map<string, { readonly text: string; readonly mtime: Date }>;
+  readonly times: VariantTimes;
 
   constructor(
     /** The file as written. */
@@ -37,21 +38,22 @@ export class FileVariants {
     readonly signature: string = "",
     /** Outcomes for which the file is not shown at all (its parts cannot be told apart). */
     private readonly hidden?: (allowed: readonly boolean[]) => boolean,
-    /** The previous snapshot's `times` of this path: each class read before is compared now. */
-    times?: Map<string, { readonly text: string; readonly mtime: Date }>,
+    /** The times of the previous version of this path (`VariantTimes.everyone` of one without variants). */
+    times?: VariantTimes,
   ) {
-    this.times = times ?? new Map();
-    // Now, not when first read: a class's time must come from the version that changed its text,
-    // not from a later edit of other parts made before anyone read it again.
-    for (const [key, seen] of [...this.times]) {
-      const allowed = [...key].map((c) => c === "1");
-      if (allowed.length !== rules.length) {
-        this.times.delete(key);
-        continue;
-      }
-      const text = allowed.every(Boolean) ? file.text : (render(allowed) ?? "");
-      if (text !== seen.text) this.times.set(key, { text, mtime: file.mtime });
-    }
+    this.times = VariantTimes.of(times, file, rules, (allowed) => this.textOf(allowed));
+  }
+
+  /**
+   * The times of a file without restricted parts now, kept while they date some of its readers
+   * otherwise than the file (their bytes unchanged since before its last restricted part went):
+   * undefined when there is nothing to keep.
+   */
+  static timesOnly(file: SiteFile, page: Page | undefined, previous: FileVariants): FileVariants | undefined {
+    const kept = reuse(previous, file, TIMES_ONLY);
+    if (kept !== undefined) return kept;
+    const variants = new FileVariants(file, [], () => file.text, page, TIMES_ONLY, undefined, previous.times);
+    return variants.times.moot() ? undefined : variants;
   }
 
   /**
@@ -60,7 +62,7 @@ export class FileVariants {
    * shell worker reads it when the view is sent there.
    */
   forReader(reader: Reader, mode: AuthMode): { file: SiteFile; page: Page | undefined } | undefined {
-    return this.forAllowed(this.rules.map((r) => canRead(r, reader, mode)));
+    return this.forClass(this.times.classOf((rule) => canRead(rule, reader, mode)));
   }
 
   /**
@@ -69,40 +71,40 @@ export class FileVariants {
    * readers see, never by a part some of them may not read).
    */
   timeFor(access: Access): Date {
-    return this.forAllowed(this.rules.map((r) => readersCover(access, r)))?.file.mtime ?? this.file.mtime;
+    return this.forClass(this.times.classOf((rule) => readersCover(access, rule)))?.file.mtime ?? this.file.mtime;
   }
 
-  private forAllowed(allowed: readonly boolean[]): { file: SiteFile; page: Page | undefined } | undefined {
-    if (allowed.every(Boolean)) return { file: this.file, page: this.page };
-    if (this.hidden?.(allowed) === true) return undefined;
-    const key = allowed.map((a) => (a ? "1" : "0")).join("");
+  private forClass(outcome: string): { file: SiteFile; page: Page | undefined } | undefined {
+    const allowed = this.times.allowed(outcome);
+    const everything = allowed.every(Boolean);
+    if (!everything && this.hidden?.(allowed) === true) return undefined;
+    const mtime = this.times.timeOf(outcome, () => this.textOf(allowed));
+    // A reader of every part, dated as the file is, reads the file itself.
+    if (everything && mtime.getTime() === this.file.mtime.getTime()) return { file: this.file, page: this.page };
+    // Readers served the same bytes since the same time share one variant.
+    const key = `${allowed.map((a) => (a ? "1" : "0")).join("")}@${mtime.getTime()}`;
     let variant = this.cache.get(key);
     if (variant === undefined) {
-      variant = this.build(allowed, key);
+      variant = this.build(allowed, mtime);
       this.cache.set(key, variant);
     }
     return variant;
   }
 
-  private build(allowed: readonly boolean[], key: string): { file: SiteFile; page: Page | undefined } {
-    const source = this.file;
-    let text: string | undefined;
-    let size: number | undefined;
+  /** The text of readers who may read the parts of `rules[i]` exactly where `allowed[i]`, made once. */
+  private textOf(allowed: readonly boolean[]): string {
+    if (allowed.every(Boolean)) return this.file.text;
+    const key = allowed.map((a) => (a ? "1" : "0")).join("");
+    let text = this.texts.get(key);
     // A variant that cannot be built reads as empty: `hidden` has said which ones are not shown.
-    const textOf = (): string => (text ??= this.render(allowed) ?? "");
-    const times = this.times;
-    let mtime: Date | undefined;
-    // The class's time: kept from the version that last changed its text (see `times`).
-    const mtimeOf = (): Date => {
-      if (mtime !== undefined) return mtime;
-      let seen = times.get(key);
-      if (seen === undefined || seen.text !== textOf()) {
-        seen = { text: textOf(), mtime: source.mtime };
-        times.set(key, seen);
-      }
-      mtime = seen.mtime;
-      return mtime;
-    };
+    if (text === undefined) this.texts.set(key, (text = this.render(allowed) ?? ""));
+    return text;
+  }
+
+  private build(allowed: readonly boolean[], mtime: Date): { file: SiteFile; page: Page | undefined } {
+    const source = this.file;
+    let size: number | undefined;
+    const textOf = (): string => this.textOf(allowed);
     const file: SiteFile = {
       path: source.path,
       get text() {
@@ -111,9 +113,7 @@ export class FileVariants {
       get size() {
         return (size ??= byteLength(textOf()));
       },
-      get mtime() {
-        return mtimeOf();
-      },
+      mtime,
       access: source.access,
     };
     const page = this.page;
@@ -133,10 +133,8 @@ export class FileVariants {
   }
 }
 
-/** A stable text for a list of rules (`groups` order kept: it is what the author wrote). */
-export function accessKey(access: Access): string {
-  return JSON.stringify([access.groups ?? null, access.public === true]);
-}
+/** The signature of `FileVariants.timesOnly`: a file with no rules, only times. */
+const TIMES_ONLY = "times only";
 
 /** The distinct rules among `accesses`, and each one's index there. */
 export function distinctRules(accesses: readonly Access[]): { rules: Access[]; index: number[] } {

@@ -1,12 +1,13 @@
 import { posix } from "node:path";
 import { type MdxImport, mdxImports, removeImports } from "../config/mdx-imports.js";
-import type { Access } from "./access.js";
-import { accessKey, distinctRules, FileVariants, reuse } from "./file-variants.js";
+import { type Access, accessKey } from "./access.js";
+import { distinctRules, FileVariants, reuse } from "./file-variants.js";
 import { heldTextOf } from "./held-text.js";
 import { mayHaveImportLine } from "./import-lines.js";
 import { pageOfFile } from "./page-routes.js";
 import { pagePathOf, type Site } from "./site.js";
 import type { SiteFile } from "./site-file.js";
+import type { VariantTimes } from "./variant-times.js";
 
 /** Files MDX imports can name as text (a `.jsx` component is code, and not in the site). */
 const MDX_FILE_RE = /\.mdx?$/i;
@@ -17,9 +18,10 @@ const MDX_FILE_RE = /\.mdx?$/i;
  * and without the uses of its names (see `removeImports`). The imported file's own rule decides;
  * an import of a file every reader of the page may read (`public: true`, or the same rule as the
  * page) needs no variant. An import of a file that is not in the site (ignored, missing) stays
- * as written: there is nothing of it to keep from anyone.
+ * as written: there is nothing of it to keep from anyone. Each file's variants are dated from
+ * `timesBefore` its path (`siteVariants`; none at a start).
  */
-export function importVariants(site: Pick<Site, "files" | "pages" | "shadowed">, previous: ReadonlyMap<string, FileVariants> | undefined): FileVariants[] {
+export function importVariants(site: Pick<Site, "files" | "pages" | "shadowed">, previous: ReadonlyMap<string, FileVariants> | undefined, timesBefore: (path: string) => VariantTimes | undefined = () => undefined): FileVariants[] {
   // Every file an import can name (an MDX file) and every importer then has the reader's rule
   // the page has: no text need be looked at. Most sites are so (issue 22: a start of a 25,000-page
   // site from the persistent cache scanned each distinct text's bytes for import lines, ~0.1 s).
@@ -61,7 +63,7 @@ export function importVariants(site: Pick<Site, "files" | "pages" | "shadowed">,
     const render = (allowed: readonly boolean[]): string =>
       removeImports(file.text, [...new Set(restricted.filter((_, i) => allowed[index[i] as number] !== true).map((r) => r.statement))]);
     const before = previous?.get(file.path);
-    out.push(reuse(before, file, signature) ?? new FileVariants(file, rules, render, page?.file === file ? page : undefined, signature, undefined, before?.times));
+    out.push(reuse(before, file, signature) ?? new FileVariants(file, rules, render, page?.file === file ? page : undefined, signature, undefined, timesBefore(file.path)));
   }
   return out;
 }

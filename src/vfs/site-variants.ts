@@ -1,18 +1,38 @@
 import type { ApiCache } from "./api-pages.js";
-import type { FileVariants } from "./file-variants.js";
+import { FileVariants } from "./file-variants.js";
 import { importVariants } from "./import-variants.js";
-import type { Site } from "./site.js";
+import { pageOfFile } from "./page-routes.js";
+import { pagePathOf, type Site } from "./site.js";
 import { specVariants } from "./spec-variants.js";
+import { VariantTimes } from "./variant-times.js";
 
 /**
  * The files of a snapshot whose bytes depend on the reader (spec files with restricted parts,
  * pages importing restricted files), by path. Built with every snapshot (a page edit can change
  * what a page imports, or a snippet's groups); the previous snapshot's variants of an unchanged
  * file with unchanged rules are reused, with the text they have built.
+ *
+ * Each reader's time is carried from the previous snapshot (`VariantTimes`) whatever happened to
+ * the file's rules: a file gaining its first restricted part starts from the times of the file
+ * every reader read, and one that lost its last keeps its times (`FileVariants.timesOnly`) while
+ * some of its readers are dated otherwise than the file.
  */
 export function siteVariants(site: Omit<Site, "variants">, apiCache: ApiCache | undefined, previous: Site | undefined): ReadonlyMap<string, FileVariants> {
   const results = new Map([...(apiCache?.specs ?? [])].map(([source, entry]) => [source, entry.result]));
+  const timesBefore = (path: string): VariantTimes | undefined => {
+    const variants = previous?.variants?.get(path);
+    if (variants !== undefined) return variants.times;
+    const file = previous?.files.get(path);
+    return file === undefined ? undefined : VariantTimes.everyone(file);
+  };
   const out = new Map<string, FileVariants>();
-  for (const v of [...importVariants(site, previous?.variants), ...specVariants(site, results, previous?.variants)]) out.set(v.file.path, v);
+  for (const v of [...importVariants(site, previous?.variants, timesBefore), ...specVariants(site, results, previous?.variants, timesBefore)]) out.set(v.file.path, v);
+  for (const [path, before] of previous?.variants ?? []) {
+    const file = site.files.get(path);
+    if (out.has(path) || file === undefined) continue;
+    const page = pageOfFile(site, pagePathOf(path), path);
+    const kept = FileVariants.timesOnly(file, page?.file === file ? page : undefined, before);
+    if (kept !== undefined) out.set(path, kept);
+  }
   return out;
 }

@@ -5,10 +5,11 @@ import { prunedSpecText } from "../config/openapi/pruned-spec-text.js";
 import { documentingGroups } from "../config/openapi/documenting-groups.js";
 import { mayHaveMetadata, metadataParts, metadataPartsOfText } from "../config/openapi/restricted-parts.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../config/page-meta.js";
-import { type Access, restrictingGroups } from "./access.js";
-import { accessKey, distinctRules, FileVariants, reuse } from "./file-variants.js";
+import { type Access, accessKey, restrictingGroups } from "./access.js";
+import { distinctRules, FileVariants, reuse } from "./file-variants.js";
 import type { Site } from "./site.js";
 import type { SiteFile } from "./site-file.js";
+import type { VariantTimes } from "./variant-times.js";
 
 /**
  * A mounted spec file is each reader's own spec: operations, webhooks and channels whose page
@@ -19,26 +20,32 @@ import type { SiteFile } from "./site-file.js";
  *
  * Fail closed: a spec the API reference could not load is read here as written; one that cannot
  * be parsed but mentions `x-svc`/`x-mint` is shown to all-access readers only (what it restricts
- * cannot be told apart); a variant that cannot be built reads as empty.
+ * cannot be told apart); a variant that cannot be built reads as empty. Each file's variants are
+ * dated from `timesBefore` its path (`siteVariants`; none at a start).
  */
-export function specVariants(site: Pick<Site, "files" | "pages" | "api" | "config">, results: ReadonlyMap<string, SpecLoadResult>, previous: ReadonlyMap<string, FileVariants> | undefined): FileVariants[] {
+export function specVariants(
+  site: Pick<Site, "files" | "pages" | "api" | "config">,
+  results: ReadonlyMap<string, SpecLoadResult>,
+  previous: ReadonlyMap<string, FileVariants> | undefined,
+  timesBefore: (path: string) => VariantTimes | undefined = () => undefined,
+): FileVariants[] {
   const out: FileVariants[] = [];
   for (const spec of site.config.specs) {
     if (spec.remote) continue;
     const file = site.files.get(`/${spec.source}`);
     if (file === undefined) continue;
-    const variants = fileVariants(site, file, results.get(spec.source), previous?.get(file.path));
+    const variants = fileVariants(site, file, results.get(spec.source), previous?.get(file.path), () => timesBefore(file.path));
     if (variants !== undefined) out.push(variants);
   }
   return out;
 }
 
-function fileVariants(site: Pick<Site, "files" | "pages" | "api">, file: SiteFile, result: SpecLoadResult | undefined, previous: FileVariants | undefined): FileVariants | undefined {
+function fileVariants(site: Pick<Site, "files" | "pages" | "api">, file: SiteFile, result: SpecLoadResult | undefined, previous: FileVariants | undefined, timesBefore: () => VariantTimes | undefined): FileVariants | undefined {
   const parts: { part: Segments; access: Access }[] = [];
   const ownParts = partsOf(file, result);
   if (ownParts === undefined) {
     const nobody: Access = { groups: [UNMATCHABLE_GROUP] };
-    return reuse(previous, file, "unreadable") ?? new FileVariants(file, [nobody], () => undefined, undefined, "unreadable", () => true);
+    return reuse(previous, file, "unreadable") ?? new FileVariants(file, [nobody], () => undefined, undefined, "unreadable", () => true, timesBefore());
   }
   for (const { part, metadata } of ownParts) {
     // As the part's page decides: `public: true` is readable by anyone, `groups` by those groups.
@@ -74,8 +81,8 @@ function fileVariants(site: Pick<Site, "files" | "pages" | "api">, file: SiteFil
       return undefined;
     }
   };
-  // Each class's time carries over from the previous version of the file (`FileVariants.times`).
-  return new FileVariants(file, rules, render, undefined, signature, undefined, previous?.times);
+  // Each class's time carries over from the previous version of the file (`VariantTimes`).
+  return new FileVariants(file, rules, render, undefined, signature, undefined, timesBefore());
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { Access } from "../../vfs/access.js";
-import { accessKey } from "../../vfs/file-variants.js";
+import { type Access, accessKey } from "../../vfs/access.js";
 
 /** What a reader may read in the index: one flag per rule (1: readable), and their key. */
 export interface ReaderClass {

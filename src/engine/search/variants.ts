@@ -1,8 +1,7 @@
 import { LIMITS } from "../../limits.js";
-import type { Access } from "../../vfs/access.js";
+import { type Access, accessKey } from "../../vfs/access.js";
 import type { Page } from "../../vfs/page.js";
 import type { SiteFile } from "../../vfs/site-file.js";
-import { accessKey } from "../../vfs/file-variants.js";
 import { type Expanded, expandIncludes, importsMdx } from "./includes.js";
 
 /**
