@@ -370,11 +370,11 @@ export const LIMITS = {
     /** Bytes of texts a page-reading worker sends ahead of what the load has taken: reading
      *  outpaces parsing, and 50,000 distinct pages would otherwise wait whole in messages. */
     readAheadWindowBytes: 32 * 1024 * 1024,
-    /** Classes of readers whose time one file with restricted parts remembers (`VariantTimes`):
-     *  each is one more variant rendered at every edit of the file (a pruned spec, a page without
-     *  some imports), on the thread answering callers. A site's readers fall in a handful of
-     *  classes per file (anonymous, a group or two, everything); a class past this is dated by
-     *  the file's version it first read, as at a start. */
+    /** Classes of readers whose time one file with restricted parts remembers (`VariantTimes`),
+     *  and readers it knows read it: each class is one more variant rendered at every edit of the
+     *  file (a pruned spec, a page without some imports), on the thread answering callers. A
+     *  site's readers fall in a handful of classes per file (anonymous, a group or two,
+     *  everything); a class past this is dated by the file's version it first read, as at a start. */
     maxTimedClasses: 64,
   },
   api: {

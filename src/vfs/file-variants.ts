@@ -1,4 +1,4 @@
-import { type Access, type AuthMode, type Reader, accessKey, canRead, readersCover } from "./access.js";
+import { type Access, type AuthMode, type Reader, accessKey, canRead, readerKey, readersCover } from "./access.js";
 import type { Page } from "./page.js";
 import { byteLength, type SiteFile } from "./site-file.js";
 import { VariantTimes } from "./variant-times.js";
@@ -62,7 +62,7 @@ export class FileVariants {
    * shell worker reads it when the view is sent there.
    */
   forReader(reader: Reader, mode: AuthMode): { file: SiteFile; page: Page | undefined } | undefined {
-    return this.forClass(this.times.classOf((rule) => canRead(rule, reader, mode)));
+    return this.forClass(this.times.classOf(`${mode} ${readerKey(reader)}`, (rule) => canRead(rule, reader, mode)));
   }
 
   /**
@@ -71,7 +71,7 @@ export class FileVariants {
    * readers see, never by a part some of them may not read).
    */
   timeFor(access: Access): Date {
-    return this.forClass(this.times.classOf((rule) => readersCover(access, rule)))?.file.mtime ?? this.file.mtime;
+    return this.forClass(this.times.classOf(`readers of ${accessKey(access)}`, (rule) => readersCover(access, rule)))?.file.mtime ?? this.file.mtime;
   }
 
   private forClass(outcome: string): { file: SiteFile; page: Page | undefined } | undefined {

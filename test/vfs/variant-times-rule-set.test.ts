@@ -179,34 +179,35 @@ describe("variant times across changes of a file's rules", () => {
     });
   });
 
-  it("a restricted part moved to a new group at each of 40 edits: the anonymous reader keeps its time, each group's readers are dated by their edit, and the rules remembered do not grow with the edits", async () => {
+  it("a restricted import moved to a new group at each of 70 edits: the anonymous reader keeps its time, each group's readers are dated by their edit, and the rules remembered stop growing at the bound on classes", async () => {
     const day = (i: number): Date => new Date(Date.UTC(2027, 0, 1 + i));
+    for (let i = 0; i < 70; i++) write(`snippets/team-${i}.mdx`, `---\ngroups: [team-${i}]\n---\n\nTeam ${i} only.\n`, day(-2));
     const rotate = async (i: number, pub: string): Promise<void> => {
-      write("api/shop.json", spec(pub, [{ path: "/vault", summary: "Open the vault", group: `team-${i}` }]), day(i));
-      await runtime.applyChanges(["api/shop.json"]);
+      write("guide.mdx", guide(pub, [{ name: "TeamNote", file: `team-${i}.mdx`, use: "<TeamNote />" }]), day(i));
+      await runtime.applyChanges(["guide.mdx"]);
     };
-    const statOf = async (reader: Reader): Promise<string> => (await runtime.readerState(localContext(reader)).shell.run("stat -c '%y' /api/shop.json")).stdout;
+    const statOf = async (reader: Reader): Promise<string> => (await runtime.readerState(localContext(reader)).shell.run("stat -c '%y' /guide.mdx")).stdout;
     const stamp = (at: Date): string => `${at.toISOString().replace("T", " ").replace(".000Z", ".000000000 +0000")}\n`;
-    const remembered = (): number | undefined => runtime.site.variants?.get("/api/shop.json")?.times.rules.length;
-    // The public text of the edits below, read once as the anonymous reader.
-    write("api/shop.json", spec("rotated", []), day(-1));
-    await runtime.applyChanges(["api/shop.json"]);
+    const remembered = (): number | undefined => runtime.site.variants?.get("/guide.mdx")?.times.rules.length;
+    // The public text of the edits below (and the snippets), read once as the anonymous reader.
+    write("guide.mdx", guide("rotated", []), day(-1));
+    await runtime.applyChanges(["guide.mdx", ...Array.from({ length: 70 }, (_, i) => `snippets/team-${i}.mdx`)]);
     await statOf(ANONYMOUS);
     const shown: string[] = [];
     const rules: (number | undefined)[] = [];
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 70; i++) {
       await rotate(i, "rotated");
       const team = { authenticated: true, groups: new Set([`team-${i}`]), allGroups: false };
       shown.push(`${await statOf(ANONYMOUS)}${await statOf(team)}`);
-      if (i === 19 || i === 39) rules.push(remembered());
+      rules.push(remembered());
     }
-    expect(shown).toEqual(Array.from({ length: 40 }, (_, i) => `${stamp(day(-1))}${stamp(day(i))}`));
-    // Old groups still tell apart readers of different times, as many as the bound on classes
-    // allows (2^6 = 64 classes), not one more per edit.
-    expect(rules).toEqual([6, 6]);
-    expect(2 ** 6).toBe(LIMITS.load.maxTimedClasses);
-    // A public edit dates every reader alike: the old groups are let go.
-    await rotate(40, "public edit");
-    expect(`${await statOf(ANONYMOUS)}${remembered()}`).toBe(`${stamp(day(40))}1`);
+    expect(shown).toEqual(Array.from({ length: 70 }, (_, i) => `${stamp(day(-1))}${stamp(day(i))}`));
+    // Each old group's readers were dated by the edit that took their part away: its rule is kept
+    // to tell them from the anonymous reader, up to the bound on classes, then no more.
+    expect(rules).toEqual(Array.from({ length: 70 }, (_, i) => Math.min(i + 1, LIMITS.load.maxTimedClasses)));
+    // A public edit dates every reader alike: the old groups are let go, and with them the times.
+    write("guide.mdx", guide("public edit", []), day(70));
+    await runtime.applyChanges(["guide.mdx"]);
+    expect(`${await statOf(ANONYMOUS)}${remembered()}`).toBe(`${stamp(day(70))}undefined`);
   });
 });
