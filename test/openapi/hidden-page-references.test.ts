@@ -210,3 +210,41 @@ describe("search weighs the page a reader gets by what that page documents (adve
     expect(((await hits(withStaff, "frobnicate things")) as { file: string }[]).map((h) => h.file)).toEqual(["/guides/y.md", "/guides/other.mdx"]);
   });
 });
+
+describe("search weighs a generated page behind a staff file by its own operation (adversary round 47 F1)", () => {
+  const SPEC2 = {
+    openapi: "3.1.0",
+    info: { title: "Widgets", version: "1" },
+    paths: {
+      "/widgets/list": { get: { summary: "List widgets", tags: ["W"], description: "Lists the widgets ZORBLAX.", responses: { "200": { description: "Done" } } } },
+      "/gadgets": { get: { summary: "List gadgets", tags: ["G"], description: "Lists the gadgets.", responses: { "200": { description: "Done" } } } },
+    },
+  };
+  const files: Record<string, unknown> = {
+    "docs.json": { name: "Acme", navigation: { groups: [{ group: "Guides", pages: ["guides/y"] }, { group: "API", openapi: "openapi.json" }] } },
+    "openapi.json": SPEC2,
+    "guides/y.mdx": "---\ntitle: Y\n---\n\nWidgets listed elsewhere.\n",
+  };
+  const roots: string[] = [];
+  let withStaff: DocsRuntime;
+  let without: DocsRuntime;
+  let generatedPath = "";
+  beforeAll(async () => {
+    roots.push(writeRepo(files));
+    without = await DocsRuntime.load({ root: roots[0] as string });
+    generatedPath = without.site.api?.plan.pages.find((p) => p.item.kind === "operation" && p.item.operation.path === "/widgets/list")?.pagePath ?? "";
+    roots.push(writeRepo({ ...files, [`${generatedPath.slice(1)}.mdx`]: "---\ntitle: Staff widgets\ngroups: [staff]\n---\n\nStaff only.\n" }));
+    withStaff = await DocsRuntime.load({ root: roots[1] as string });
+  });
+  afterAll(async () => {
+    await Promise.all([withStaff.close(), without.close()]);
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
+
+  it("gives the anonymous reader the generated page's hits and scores as without the staff file", async () => {
+    expect(generatedPath).toBe("/api-reference/w/list-widgets");
+    const hits = async (runtime: DocsRuntime, query: string): Promise<unknown> => (await runtime.search(localContext(ANONYMOUS), { query })).map((h) => ({ path: h.page.path, score: h.score, snippet: h.snippet }));
+    for (const query of ["widgets /widgets/list", "widgets /gadgets", "ZORBLAX"]) expect(await hits(withStaff, query)).toEqual(await hits(without, query));
+    expect(((await hits(withStaff, "widgets /widgets/list")) as { path: string }[])[0]?.path).toBe("/api-reference/w/list-widgets");
+  });
+});
