@@ -525,10 +525,14 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     // A page that documents an operation (front matter `openapi`), a schema (`openapi-schema`) or a channel (`asyncapi`), before or after the edit,
     // takes the API reference with it (its spec, its shown reference, conflicts): load again,
     // reusing every unchanged page and spec.
-    // So does a page at a generated page's path (the generated page stands behind it).
+    // So does a page at a generated page's path, or in its index form (`p/index` takes `p`: the
+    // generated page is left out), whether the generated page stands there now or not (adversary
+    // round 48 F1: an index file added while serving kept the plan, and its listings, of before).
     // Every page of the path counts: one behind another is some readers' page (`Site.shadowed`).
     const names = (meta: Page["meta"] | undefined): boolean => meta?.openapi !== undefined || meta?.openapiSchema !== undefined || meta?.asyncapi !== undefined;
-    if (names(result.page?.meta) || pagesAt(prev.site, pagePath).some((p) => p.generated || names(p.meta))) {
+    const generatedAt = (path: string): boolean => prev.site.api?.plan.order.includes(path) === true;
+    const taken = generatedAt(pagePath) || (pagePath.endsWith("/index") && generatedAt(pagePath.slice(0, -"/index".length)));
+    if (taken || names(result.page?.meta) || pagesAt(prev.site, pagePath).some((p) => p.generated || names(p.meta))) {
       return loadSite(prev.site.root, log, forgetting(prev, [...changed, ...expanded]), prev.options);
     }
     if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
