@@ -37,6 +37,9 @@ describe("an operation documented by several pages", () => {
       open: { "guides/a.mdx": page("A public") },
       "open and staff": { "guides/a.mdx": page("A public"), "guides/b.mdx": page("B staff", "staff") },
       "staff and ops": { "guides/b.mdx": page("B staff", "staff"), "guides/c.mdx": page("C ops", "ops") },
+      // Security row 156: the rule kept, fail closed, where a reader cannot see the staff page.
+      "staff at the generated path": { "api-reference/op-o.mdx": page("Op staff", "staff") },
+      "staff behind an open page": { "guides/x.mdx": "---\ntitle: X\n---\n\nX prose.\n", "guides/x.md": page("X staff", "staff") },
     };
     for (const [name, pages] of Object.entries(sites)) {
       const root = writeRepo(repo(pages));
@@ -61,5 +64,12 @@ describe("an operation documented by several pages", () => {
     expect(await run("staff and ops", readerWithGroups(["staff"]))).toBe(`${expected}b.mdx\n`);
     expect(await run("staff and ops", readerWithGroups(["ops"]))).toBe(`${expected}c.mdx\n`);
     expect(await run("staff and ops", ANONYMOUS)).toBe('["/pets"]\nlist-pets.mdx\n');
+  });
+
+  it("a restricted only one restricts it even where other readers get no page of theirs there (security row 156: fail closed)", async () => {
+    expect(await run("staff at the generated path", ANONYMOUS)).toBe('["/pets"]\nlist-pets.mdx\n');
+    expect(await run("staff at the generated path", readerWithGroups(["staff"]))).toBe('["/op","/pets"]\nlist-pets.mdx\nop-o.mdx\n/api-reference/op-o.mdx\n/api/openapi.json\n');
+    expect(await run("staff behind an open page", ANONYMOUS)).toBe('["/pets"]\nlist-pets.mdx\n');
+    expect(await run("staff behind an open page", readerWithGroups(["staff"]))).toBe('["/op","/pets"]\nlist-pets.mdx\nop-o.mdx\n/api-reference/op-o.mdx\n/api/openapi.json\n/guides/x.md\n');
   });
 });
