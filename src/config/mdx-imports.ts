@@ -367,6 +367,37 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
     }
     i = j;
   }
+  // A block that stays only for the tags of the element around it: lines removed at its start
+  // with nothing after them but closing tags (`</Tab>`), or at its end with nothing before them
+  // but opening tags, take the gap between them and the element's other content, as an author
+  // writes the element without them (`text\n</Tab>`); else one blank line told that something
+  // stood there (adversary round 48, N2).
+  const linesOf = (run: Run): typeof lines => lines.filter((l) => l.start >= run.start && l.start < run.end);
+  const textOf = (ls: typeof lines): string => ls.map((l) => text.slice(l.start, l.end)).join("");
+  const kept = (run: Run): boolean => !run.gap && !run.gone;
+  for (let i = 1; i < runs.length; i++) {
+    const run = runs[i] as Run;
+    if (!kept(run)) continue;
+    // The block that stays before it, past the gaps and the blocks that go.
+    let k = i - 1;
+    while (k >= 0 && !kept(runs[k] as Run)) k--;
+    if (k < 0 || k === i - 1) continue;
+    const own = linesOf(run);
+    const lead = own.findIndex((l) => l.kind !== "removed");
+    if (lead > 0 && CLOSING_TAGS_RE.test(textOf(own.slice(lead)))) cuts.push({ start: (runs[k + 1] as Run).start, end: (own[lead - 1] as (typeof lines)[number]).end, keep: "" });
+  }
+  for (let i = 0; i + 1 < runs.length; i++) {
+    const run = runs[i] as Run;
+    if (!kept(run)) continue;
+    // The block that stays after it, past the gaps and the blocks that go.
+    let k = i + 1;
+    while (k < runs.length && !kept(runs[k] as Run)) k++;
+    if (k === runs.length || k === i + 1) continue;
+    const own = linesOf(run);
+    let tail = own.length;
+    while (tail > 0 && (own[tail - 1] as (typeof lines)[number]).kind === "removed") tail--;
+    if (tail < own.length && tail > 0 && OPENING_TAGS_RE.test(textOf(own.slice(0, tail)))) cuts.push({ start: (own[tail] as (typeof lines)[number]).start, end: (runs[k] as Run).start, keep: "" });
+  }
   // Lines removed inside blocks that stay.
   for (const line of lines) if (line.kind === "removed" && !cuts.some((c) => line.start >= c.start && line.start < c.end)) cuts.push({ start: line.start, end: line.end, keep: "" });
   for (const c of inline) {
@@ -403,6 +434,12 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
   if (!text.endsWith("\n") && at === text.length && /[^\s][ \t]*\r?\n$/.test(out.slice(body))) out = out.slice(0, out.endsWith("\r\n") ? -2 : -1);
   return out;
 }
+
+/** Lines holding nothing but closing tags (`</Tab>`, `</>`). */
+const CLOSING_TAGS_RE = /^\s*(?:<\/[^<>{}]*>\s*)+$/;
+
+/** Lines holding nothing but opening tags (`<Tab title="A">`, over lines too; not self-closing). */
+const OPENING_TAGS_RE = /^\s*(?:<(?!\/)[^<>{}]*(?<!\/)>\s*)+$/;
 
 /** `export const|let|var|function|class Name` at the start of a statement in an ESM block. */
 const EXPORT_DECLARATION_RE = /^export\s+(?:const|let|var|function\*?|class)\s+([\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*)/u;

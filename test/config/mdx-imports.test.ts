@@ -201,4 +201,24 @@ describe("removeImports", () => {
     const text = page(["import A from '/a.mdx'", "<A />"]);
     expect(removeImports(text, [])).toBe(text);
   });
+
+  // Adversary round 48, N2: a use last in an element, after a blank line, left that blank line
+  // before the closing tag: one byte told that something stood there.
+  it("leaves an element whose use went first or last, after or before a blank line, as written without it", () => {
+    const cases: [readonly string[], readonly string[]][] = [
+      [["<Tabs>", '  <Tab title="A">', "    Public text", "", "    <Secret />", "  </Tab>", "</Tabs>"], ["<Tabs>", '  <Tab title="A">', "    Public text", "  </Tab>", "</Tabs>"]],
+      [['<Tab title="A">', "  <Secret />", "", "  Public text", "</Tab>"], ['<Tab title="A">', "  Public text", "</Tab>"]],
+      [["<Card", '  title="Run"', '  href="/run"', ">", "  <Secret />", "  <Secret>two</Secret>", "", "  Body", "</Card>"], ["<Card", '  title="Run"', '  href="/run"', ">", "  Body", "</Card>"]],
+      [["<Steps>", "  <Step>", "    One", "", "    <Secret />", "", "    <Secret />", "  </Step>", "</Steps>", "", "After."], ["<Steps>", "  <Step>", "    One", "  </Step>", "</Steps>", "", "After."]],
+      // Between prose the gaps stay as before; an element left holding nothing goes (`mdxNameUses`).
+      [["Public text", "", "<Secret />", "More text"], ["Public text", "", "More text"]],
+      [["Intro.", "", "<Note>", "  <Secret />", "</Note>"], ["Intro."]],
+    ];
+    for (const [lines, expected] of cases) {
+      for (const eol of ["\n", "\r\n"]) {
+        const text = `import Secret from "/s.mdx"\n\n${lines.join(eol)}${eol}`;
+        expect(removeImports(text, mdxImports(text))).toBe(`${expected.join(eol)}${eol}`);
+      }
+    }
+  });
 });
