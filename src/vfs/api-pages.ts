@@ -34,6 +34,7 @@ import { readPageMeta, UNMATCHABLE_GROUP } from "../config/page-meta.js";
 import type { PagePlacement } from "../config/site-config.js";
 import { type Access, accessOfMeta, readersCover, restrictingGroups } from "./access.js";
 import type { Page } from "./page.js";
+import { indexPathOf } from "./page-routes.js";
 import type { SiteFile } from "./site-file.js";
 import type { ApiPageInfo, SiteApi } from "./site-api.js";
 import { appendAll } from "../arrays.js";
@@ -140,7 +141,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   for (const src of specSourcesToLoad(refs, all.flatMap((l) => l.frontMatter), all.flatMap((l) => l.schemaRefs), all.flatMap((l) => l.channelRefs))) {
     specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options));
   }
-  const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(`${p}/index`);
+  const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(indexPathOf(p));
   const pageGroups = restrictingGroupsOf(all.map((l) => l.pages));
   // The hidden pages are planned on their own (no navigation: they take no entry), first: the
   // operations they document count among the site's documenting pages (`documentingGroups`).
@@ -152,7 +153,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   let layerPlans = layers.map((layer) => planApiPages(layerInput(layer, () => [])));
   const alsoDocumenting = layerPlans.flatMap((p) => [...p.frontMatter.values()]);
   const kept = schemaKeptBy(options.specFiles, pageGroups, () => alsoDocumenting);
-  const plan = planApiPages({ refs, specs, frontMatter: site.frontMatter, schemaRefs: site.schemaRefs, channelRefs: site.channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, pageFileAt: (p) => diskPages.has(p), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), specFileKept: specFileKeptBy(diskPages, options.specFiles), pageGroups, alsoDocumenting });
+  const plan = planApiPages({ refs, specs, frontMatter: site.frontMatter, schemaRefs: site.schemaRefs, channelRefs: site.channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, takingFile: (p) => (diskPages.get(p) ?? diskPages.get(indexPathOf(p)))?.file.path.slice(1), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), specFileKept: specFileKeptBy(diskPages, options.specFiles), pageGroups, alsoDocumenting });
   const everyDocumenting = [...plan.frontMatter.values(), ...alsoDocumenting];
   // A hidden page's schema is kept by the whole site's documenting pages, known only now.
   layerPlans = layerPlans.map((p, i) => (layers[i]?.schemaRefs.length === 0 ? p : planApiPages(layerInput(layers[i] as PageReferences, () => everyDocumenting))));
@@ -169,9 +170,8 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const behindInfos = new Map<string, ApiPageInfo>();
   const maker = new SpecPageMaker(cache.made, options.specTimes);
   // The rule of the generated page at each path a file takes: its navigation entry is listed to
-  // that rule's readers only (`SiteApi.taken`). A left-out page is counted in no share (no one reads it).
+  // that rule's readers only (`SiteApi.taken`).
   const taken = new Map<string, Access>();
-  for (const p of plan.leftOut) taken.set(p.pagePath, generatedAccess(plannedParts(p, { settings, plainPlayground, documenting, shares: new SchemaShares() }).parts));
   // Every page's schema budget is its share among the spec's pages its readers read (`SchemaShares`):
   // count them all before any body renders (bodies ask for their share when first read).
   const shares = new SchemaShares();

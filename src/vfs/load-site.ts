@@ -23,7 +23,7 @@ import { parseSchemaReference } from "../config/openapi/schema-components.js";
 import { parseChannelReference } from "../config/asyncapi/front-matter-channels.js";
 import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecsFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
-import { pagesAt, placePage, unplacePage } from "./page-routes.js";
+import { indexPathOf, pagesAt, placePage, unplacePage } from "./page-routes.js";
 import { withBodyKey } from "./body-key.js";
 import { heldFile, heldPage } from "./held-text.js";
 import { type PageText, ParsedTexts } from "./parsed-texts.js";
@@ -430,7 +430,7 @@ function sharedPlacements(generated: ApiPagesResult | undefined, site: Pick<Site
   for (const [path, rule] of taken) {
     const placement = shared.get(path);
     if (placement === undefined) continue;
-    const files = [...pagesAt(site, path), ...pagesAt(site, `${path}/index`)].filter((p) => !behind.has(p));
+    const files = [...pagesAt(site, path), ...pagesAt(site, indexPathOf(path))].filter((p) => !behind.has(p));
     if (files.every((p) => readersCover(p.file.access, rule))) continue;
     shared.delete(path);
     takenNav.set(path, placement);
@@ -526,7 +526,7 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     // takes the API reference with it (its spec, its shown reference, conflicts): load again,
     // reusing every unchanged page and spec.
     // So does a page at a generated page's path, or in its index form (`p/index` takes `p`: the
-    // generated page is left out), whether the generated page stands there now or not (adversary
+    // generated page stands behind it), whether the generated page stands there now or not (adversary
     // round 48 F1: an index file added while serving kept the plan, and its listings, of before).
     // Every page of the path counts: one behind another is some readers' page (`Site.shadowed`).
     const names = (meta: Page["meta"] | undefined): boolean => meta?.openapi !== undefined || meta?.openapiSchema !== undefined || meta?.asyncapi !== undefined;
@@ -850,10 +850,13 @@ function placeApiPages(generated: Pick<ApiPagesResult, "pages" | "documented" | 
   }
   // A generated page whose path a file takes stands behind that file's page (last, after an
   // `x.md` beside it): a reader who may read none of them gets it, as on the site without them.
+  // Where `<path>/index` files take the path too, behind those (`page-routes.ts`, `behindIndex`):
+  // a reader gets `<path>`'s files first, then the index files, then the generated page.
   // Its file is in no table: the reader's view takes it from here.
   for (const page of generated.behind) {
-    if (!pages.has(page.path)) continue;
-    shadowed.set(page.path, [...(shadowed.get(page.path) ?? []), page]);
+    const at = pages.has(indexPathOf(page.path)) ? indexPathOf(page.path) : page.path;
+    if (!pages.has(at)) continue;
+    shadowed.set(at, [...(shadowed.get(at) ?? []), page]);
   }
 }
 

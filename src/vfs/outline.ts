@@ -3,7 +3,7 @@ import { versionPaths } from "../config/version-paths.js";
 import { type RequestContext, mayRead } from "./request-context.js";
 import { type Access, accessClass } from "./access.js";
 import type { Page } from "./page.js";
-import { pageFor } from "./page-routes.js";
+import { indexPathOf, pageFor } from "./page-routes.js";
 import type { Site } from "./site.js";
 import type { ApiPageInfo } from "./site-api.js";
 
@@ -37,11 +37,12 @@ export interface SiteOutline {
  * The page this request's reader gets at a navigation page path (`/guides` is also
  * `/guides/index`): the first file of the path it may read (`page-routes.ts`), as if the files it
  * may not read were not there (a restricted `guides.mdx` leaves it `guides.md`, or else
- * `guides/index.mdx`).
+ * `guides/index.mdx`), and the API page generated there when it may read none of them.
  */
 export function readerPageAt(site: Pick<Site, "pages" | "shadowed">, context: RequestContext, pagePath: string): Page | undefined {
   const may = (access: Access): boolean => mayRead(context, access);
-  return pageFor(site, pagePath, may) ?? pageFor(site, pagePath === "/" ? "/index" : `${pagePath}/index`, may);
+  // `pageFor` gives the generated page behind index files only to a reader of none of them.
+  return pageFor(site, pagePath, may) ?? pageFor(site, indexPathOf(pagePath), may);
 }
 
 /**
@@ -91,7 +92,7 @@ export function readablePage(site: Pick<Site, "pages" | "shadowed">, context: Re
  */
 export function withheldPage(site: Pick<Site, "pages" | "shadowed">, context: RequestContext): (pagePath: string) => boolean {
   const anyone = (): boolean => true;
-  return (p) => readerPageAt(site, context, p) === undefined && (pageFor(site, p, anyone) ?? pageFor(site, p === "/" ? "/index" : `${p}/index`, anyone)) !== undefined;
+  return (p) => readerPageAt(site, context, p) === undefined && (pageFor(site, p, anyone) ?? pageFor(site, indexPathOf(p), anyone)) !== undefined;
 }
 
 /**

@@ -32,15 +32,56 @@ export function pagesAt(site: Pick<Site, "pages" | "shadowed">, path: string): r
   return others === undefined ? [page] : [page, ...others];
 }
 
-/** The page a reader gets at a page path (`may`: whether it may read an access rule): the first
- *  of `pagesAt` it may read. */
-export function pageFor(site: Pick<Site, "pages" | "shadowed">, path: string, may: (access: Access) => boolean): Page | undefined {
-  return pagesAt(site, path).find((p) => may(p.file.access));
+/** The page path of a folder's index file (`/guides/index`), which navigation's `/guides` names too. */
+export function indexPathOf(path: string): string {
+  return path === "/" ? "/index" : `${path}/index`;
 }
 
-/** The page of a file, if it is one: the site's page or one it took the place of. */
+/**
+ * A generated API page whose path files take stands last behind them (`ApiPagePlan.behind`): on
+ * its own path behind the files there, or, where `<path>/index` files take it too, on that path
+ * behind them, so a reader gets it only when it may read none of the files of either path (at
+ * navigation's `<path>`, the page files come before the index files, `readerPageAt`). There its
+ * page path is not the list's: it is the reader's page at its own path, never at `<path>/index`.
+ */
+function behindIndex(path: string, found: Page | undefined): Page | undefined {
+  return found?.generated === true && found.path === path && indexPathOf(path) !== path ? found : undefined;
+}
+
+/** The page a reader gets at a page path (`may`: whether it may read an access rule): the first
+ *  of `pagesAt` it may read, or the path's generated page behind `<path>/index` files when it
+ *  may read none of those. */
+export function pageFor(site: Pick<Site, "pages" | "shadowed">, path: string, may: (access: Access) => boolean): Page | undefined {
+  const page = pagesAt(site, path).find((p) => may(p.file.access));
+  // A generated page behind index files is no page of the index path (`behindIndex`).
+  if (page !== undefined) return page.path === path ? page : undefined;
+  return behindIndex(path, pagesAt(site, indexPathOf(path)).find((p) => may(p.file.access)));
+}
+
+/** The page of a file, if it is one: the site's page, one it took the place of, or the path's
+ *  generated page behind `<path>/index` files. */
 export function pageOfFile(site: Pick<Site, "pages" | "shadowed">, path: string, filePath: string): Page | undefined {
-  return pagesAt(site, path).find((p) => p.file.path === filePath);
+  const own = pagesAt(site, path).find((p) => p.file.path === filePath && p.path === path);
+  return own ?? behindIndex(path, pagesAt(site, indexPathOf(path)).find((p) => p.generated && p.file.path === filePath));
+}
+
+/** Where the path's generated page stands behind `<path>/index` files, those files and it (the
+ *  end of `pagesAt` of the index path); else none. */
+export function indexFilesBefore(site: Pick<Site, "pages" | "shadowed">, path: string): readonly Page[] {
+  const all = pagesAt(site, indexPathOf(path));
+  return behindIndex(path, all.at(-1)) !== undefined ? all : [];
+}
+
+/**
+ * The pages before the `k`th of a page path's list (`pagesAt`): a reader gets that page only when
+ * it may read none of them. For a generated page behind `<path>/index` files, every page of its
+ * own path comes before it too (`behindIndex`).
+ */
+export function pagesBefore(site: Pick<Site, "pages" | "shadowed">, path: string, k: number): readonly Page[] {
+  const all = pagesAt(site, path);
+  const page = all[k];
+  const before = all.slice(0, k);
+  return page !== undefined && page.path !== path ? [...pagesAt(site, page.path), ...before] : before;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { BufferEncoding, FileContent, FsStat, IFileSystem } from "just-bash";
 import { type AuthMode, type Reader, canRead } from "./access.js";
-import { pagesAt } from "./page-routes.js";
+import { indexPathOf, pagesAt, pagesBefore } from "./page-routes.js";
 import type { Site } from "./site.js";
 import type { Page } from "./page.js";
 import type { SiteFile } from "./site-file.js";
@@ -106,12 +106,13 @@ export class SiteView implements IFileSystem {
       if (mine.page !== undefined) variantPages.set(mine.file, mine.page);
     }
     // A generated API page behind a file at its path (`ApiPagePlan.behind`) is the reader's when
-    // no page before it on its page path is: its file is in no table of its own.
+    // no page before it is (`pagesBefore`: behind `<path>/index` files, its own path's too): its
+    // file is in no table of its own.
     for (const [path, behind] of site.shadowed ?? []) {
       const all = pagesAt(site, path);
       for (const [k, page] of all.entries()) {
         if (!page.generated || !canRead(page.file.access, reader, mode)) continue;
-        if (all.slice(0, k).some((p) => visible.has(p.file.path))) continue;
+        if (pagesBefore(site, path, k).some((p) => visible.has(p.file.path))) continue;
         if (behind.includes(page)) visible.set(page.file.path, page.file);
       }
     }
@@ -147,7 +148,8 @@ export class SiteView implements IFileSystem {
         const mine = file === page.file ? page : variantPages.get(file);
         // The file at that path is another page's (a generated page behind this one).
         if (mine === undefined && all.some((p) => p.file === file)) continue;
-        if (mine?.path === path) pages.set(path, mine);
+        // A generated page behind `<path>/index` files is the reader's page at its own path.
+        if (mine?.path === path || (mine?.generated === true && indexPathOf(mine.path) === path)) pages.set(mine.path, mine);
         break;
       }
     }

@@ -81,14 +81,11 @@ export interface ApiPagePlan {
   /** Remote specs that were not fetched: their entries are neither generated nor reported. */
   readonly unverified: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
-  /** Generated pages whose path a file of the repository takes (`api-page-taken`): not pages of
-   *  the site, but the page a reader who may not read that file gets there, as on the site
-   *  without it (the site places them behind the file, `Site.shadowed`). */
+  /** Generated pages whose path a file of the repository takes (`api-page-taken`), its own
+   *  (`<path>.mdx`) or an index file (`<path>/index.mdx`): not pages of the site, but the page a
+   *  reader who may not read those files gets there, as on the site without them (the site places
+   *  them behind the files, `Site.shadowed`). */
   readonly behind: readonly PlannedApiPage[];
-  /** Generated pages whose path a `<path>/index` file takes: made for no reader, while their
-   *  navigation entry (`nav`) still points at the path. What they would be restricted to is
-   *  whom that entry may be listed to. */
-  readonly leftOut: readonly PlannedApiPage[];
   /** The page path of every generated page, those behind a file too, in the plan's order: lists
    *  of API pages (MCP Apps) follow it, so a file at a generated page's path moves nothing. */
   readonly order: readonly string[];
@@ -131,9 +128,9 @@ export interface PlanInput {
   readonly channelKept?: (pagePath: string, spec: AsyncSpec, channel: AsyncChannel) => string | undefined;
   /** Whether a page file exists for a page path (`/guides/setup`). */
   readonly pageExists: (pagePath: string) => boolean;
-  /** Whether that page file is the page path's own `.mdx`/`.md` (not `<path>/index`): the
-   *  generated page then stands behind it (`ApiPagePlan.behind`). Absent: never. */
-  readonly pageFileAt?: (pagePath: string) => boolean;
+  /** The repository file (`guides/x.md`, `guides/x/index.mdx`) that takes a page path, for the
+   *  `api-page-taken` warning: the page path's own file, else its index file. Absent: `<path>.mdx`. */
+  readonly takingFile?: (pagePath: string) => string | undefined;
   /** Why not every reader of a page keeps a spec's schema (they may read its file, and their copy
    *  of it has the schema), or undefined when all do; absent: all do. A page naming no spec file
    *  chooses among the kept ones only, so what a reader gets there never depends on a schema they
@@ -202,12 +199,12 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   });
   const ownPaths = resolveFrontMatterConflicts(frontMatter, documenting, table, explicit, diagnostics, input.pageGroups);
   const order = [...table.pages.keys()];
-  const { behind, leftOut } = leaveOutTakenPaths(input, table, diagnostics, ownPaths);
+  const behind = putBehindTakenPaths(input, table, diagnostics, ownPaths);
   const kept = input.schemaKept;
   const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics, kept !== undefined ? (ref, spec, name) => kept(ref.pagePath, spec, name, frontMatter) : undefined);
   const channels = planFrontMatterChannels(input.channelRefs ?? [], { asyncapi: specs.asyncapi, openapi: new Set(specs.openapi.keys()), unavailable: specs.unavailable }, diagnostics, input.channelKept);
   reportChannelTwoPages(channels, input.channelRefs ?? [], table, diagnostics);
-  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, channels, unverified: specs.unverified, diagnostics, behind, leftOut, order };
+  return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, channels, unverified: specs.unverified, diagnostics, behind, order };
 }
 
 /** The specs the plan works with, by source, and what loading them found. */
@@ -704,27 +701,27 @@ function reportChannelTwoPages(channels: ReadonlyMap<string, FrontMatterChannel>
 /**
  * Phase 6: a real file at a generated page's path wins; say so (its URL would otherwise be
  * ambiguous). For readers who may not read the file it does not exist, so the generated page
- * is theirs: returned to stand behind the file (a `<path>/index` file has a page path of its
- * own, and the generated page is left out: returned apart).
+ * is theirs: returned to stand behind the file. A `<path>/index` file takes the path as the
+ * path's own file does (navigation's `<path>` is its page), and the generated page stands
+ * behind it alike: left out, it was withdrawn from every reader of its operation, and its
+ * readers then told by its absence that a file they may not read stands there (adversary round 47 F8).
  */
-function leaveOutTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[], ownPaths: ReadonlySet<string>): { behind: PlannedApiPage[]; leftOut: PlannedApiPage[] } {
+function putBehindTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[], ownPaths: ReadonlySet<string>): PlannedApiPage[] {
   const behind: PlannedApiPage[] = [];
-  const leftOut: PlannedApiPage[] = [];
   for (const [path, page] of table.pages) {
     if (!input.pageExists(path)) continue;
     table.pages.delete(path);
-    const own = input.pageFileAt?.(path) === true;
-    (own ? behind : leftOut).push(page);
+    behind.push(page);
     // The file documents this very operation (front matter `openapi`): nothing to say.
     if (ownPaths.has(path)) continue;
     diagnostics.push({
       severity: "warning",
-      file: `${path.slice(1)}.mdx`,
-      message: `this file takes the path of the generated page for ${itemLabel(page.item)}; ${own ? "readers who may not read the file get the generated page" : "the generated page is left out"}`,
+      file: input.takingFile?.(path) ?? `${path.slice(1)}.mdx`,
+      message: `this file takes the path of the generated page for ${itemLabel(page.item)}; readers who may not read the file get the generated page`,
       code: API_CODES.pageTaken,
     });
   }
-  return { behind, leftOut };
+  return behind;
 }
 
 function itemKey(item: ApiPageItem): string {

@@ -2,7 +2,7 @@ import { type PagePlacement, type SiteConfig, scopeNames } from "../../config/si
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
-import { pagesAt } from "../../vfs/page-routes.js";
+import { indexFilesBefore, pagesAt, pagesBefore } from "../../vfs/page-routes.js";
 import { apiFactsByPage, apiPageKey } from "../../vfs/api-facts.js";
 import { isApiPage } from "./endpoint-page.js";
 import { type CompanionUnit, EndpointCompanions } from "./endpoint-companions.js";
@@ -499,9 +499,10 @@ export class SearchIndex {
     // Each navigation page's access rules (of every file of its path), for readers' own twin
     // rules (`branchesFor`). A navigation entry with no page is no reader's: it counts as a
     // restricted one does (else whether an entry's page is restricted or missing would show in
-    // how versions fold).
+    // how versions fold). A generated page behind `<path>/index` files is a page of its path, and
+    // so are the files before it (`indexFilesBefore`), as on the site without them.
     this.navRules = new Map([...config.navPages.keys()].flatMap((path) => {
-      const pages = pagesAt(site, path);
+      const pages = [...pagesAt(site, path), ...indexFilesBefore(site, path)];
       return pages.length === 0 ? [] : [[path, pages.map((page) => this.rules.id(page.file.access))] as const];
     }));
     this.branches.clear();
@@ -594,9 +595,10 @@ export class SearchIndex {
     for (const path of site.pages.keys()) {
       // Each file of the page path, for the readers whose page it is (`page-routes.ts`): a
       // restricted `a.mdx` leaves readers outside it `a.md`, as if `a.mdx` were not there.
+      // A generated page behind `<path>/index` files is below its own path's pages too (`pagesBefore`).
       const pages = pagesAt(site, path);
       pages.forEach((page, k) => {
-        if (isIndexed(site, page)) wanted.set(entryKey(page, k), { page, placement: placementOf(site, page), above: pages.slice(0, k).map((p) => this.rules.id(p.file.access)) });
+        if (isIndexed(site, page)) wanted.set(entryKey(page, k), { page, placement: placementOf(site, page), above: pagesBefore(site, path, k).map((p) => this.rules.id(p.file.access)) });
       });
     }
     return wanted;

@@ -1,5 +1,5 @@
 import { isIndexed } from "../../vfs/site.js";
-import { pagesAt } from "../../vfs/page-routes.js";
+import { indexFilesBefore, pagesAt } from "../../vfs/page-routes.js";
 import type { Page } from "../../vfs/page.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { mayRead } from "../../vfs/request-context.js";
@@ -48,8 +48,9 @@ export async function agentView(context: DocsContext, page: Page): Promise<Agent
   const site = context.runtime.site;
   // The page of this very file as loaded (not another file of its page path, `page-routes.ts`)
   // that this reader may read: a generated API page behind a restricted file has that file's
-  // path, and the file's own sections must not be given in its place (adversary, round 9).
-  const own = pagesAt(site, page.path).find((p) => p.file.path === file && mayRead(context.request, p.file.access));
+  // path, and the file's own sections must not be given in its place (adversary, round 9). One
+  // behind `<path>/index` files stands at the end of the index path's pages (`indexFilesBefore`).
+  const own = [...pagesAt(site, page.path), ...indexFilesBefore(site, page.path)].find((p) => p.path === page.path && p.file.path === file && mayRead(context.request, p.file.access));
   const indexed = own !== undefined && isIndexed(site, own);
   return { file, command, cat, indexed, sections: indexed && own !== undefined ? indexedSections(context, own, (p) => site.files.get(p)) : [] };
 }
