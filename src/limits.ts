@@ -374,7 +374,8 @@ export const LIMITS = {
      *  and readers it knows read it: each class is one more variant rendered at every edit of the
      *  file (a pruned spec, a page without some imports), on the thread answering callers. A
      *  site's readers fall in a handful of classes per file (anonymous, a group or two,
-     *  everything); a class past this is dated by the file's version it first read, as at a start. */
+     *  everything); a class past this is dated from its bytes in the version before (the least
+     *  class, the anonymous reader's, is kept whatever this says). */
     maxTimedClasses: 64,
   },
   api: {

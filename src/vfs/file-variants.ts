@@ -41,7 +41,7 @@ export class FileVariants {
     /** The times of the previous version of this path (`VariantTimes.everyone` of one without variants). */
     times?: VariantTimes,
   ) {
-    this.times = VariantTimes.of(times, file, rules, (allowed) => this.textOf(allowed));
+    this.times = VariantTimes.of(times, file, rules, (allowed) => this.textOf(allowed), madeAgain(file, render));
   }
 
   /**
@@ -62,7 +62,8 @@ export class FileVariants {
    * shell worker reads it when the view is sent there.
    */
   forReader(reader: Reader, mode: AuthMode): { file: SiteFile; page: Page | undefined } | undefined {
-    return this.forClass(this.times.classOf(`${mode} ${readerKey(reader)}`, (rule) => canRead(rule, reader, mode)));
+    const reads = (rule: Access): boolean => canRead(rule, reader, mode);
+    return this.forClass(this.times.classOf(`${mode} ${readerKey(reader)}`, reads), reads);
   }
 
   /**
@@ -71,14 +72,15 @@ export class FileVariants {
    * readers see, never by a part some of them may not read).
    */
   timeFor(access: Access): Date {
-    return this.forClass(this.times.classOf(`readers of ${accessKey(access)}`, (rule) => readersCover(access, rule)))?.file.mtime ?? this.file.mtime;
+    const reads = (rule: Access): boolean => readersCover(access, rule);
+    return this.forClass(this.times.classOf(`readers of ${accessKey(access)}`, reads), reads)?.file.mtime ?? this.file.mtime;
   }
 
-  private forClass(outcome: string): { file: SiteFile; page: Page | undefined } | undefined {
+  private forClass(outcome: string, reads: (rule: Access) => boolean): { file: SiteFile; page: Page | undefined } | undefined {
     const allowed = this.times.allowed(outcome);
     const everything = allowed.every(Boolean);
     if (!everything && this.hidden?.(allowed) === true) return undefined;
-    const mtime = this.times.timeOf(outcome, () => this.textOf(allowed));
+    const mtime = this.times.timeOf(outcome, reads, () => this.textOf(allowed));
     // A reader of every part, dated as the file is, reads the file itself.
     if (everything && mtime.getTime() === this.file.mtime.getTime()) return { file: this.file, page: this.page };
     // Readers served the same bytes since the same time share one variant.
@@ -131,6 +133,14 @@ export class FileVariants {
       },
     };
   }
+}
+
+/**
+ * A class's text made again from the file, for the version after to look back at (`VariantTimes`):
+ * made outside the object, whose variants and texts the closure would otherwise keep alive.
+ */
+function madeAgain(file: SiteFile, render: (allowed: readonly boolean[]) => string | undefined): (allowed: readonly boolean[]) => string {
+  return (allowed) => (allowed.every(Boolean) ? file.text : (render(allowed) ?? ""));
 }
 
 /** The signature of `FileVariants.timesOnly`: a file with no rules, only times. */

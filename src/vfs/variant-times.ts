@@ -9,6 +9,19 @@ interface Seen {
 }
 
 /**
+ * The version before, as far as a class not remembered needs it: that version's rules, the times
+ * of its classes, its least class's time, and its text for a class, made again when asked (not
+ * the version's variants: they and their times would hold every version before).
+ */
+interface Before {
+  readonly rules: readonly Access[];
+  readonly current: readonly number[];
+  readonly times: ReadonlyMap<string, Date>;
+  readonly least: Date;
+  readonly render: (allowed: readonly boolean[]) => string;
+}
+
+/**
  * When each class of readers' copy of a file last changed, kept from one version of the file to
  * the next (a file with restricted parts, `FileVariants`): a reader is dated by the version that
  * last changed the bytes they are served, so their time (`ls -l`, `stat`, a search hit's and a
@@ -28,8 +41,24 @@ interface Seen {
  * they are known (`readers`). Every half kept is one more variant rendered at each edit: split
  * by every new rule, a 1,500-operation spec gaining five groups at once kept 32 classes, and each
  * save after held callers 4-8 s instead of 1-2 s.
- * A class no one is known in is dated, when first read, by the version it is first read in, as at
- * a start; so is one past `LIMITS.load.maxTimedClasses`.
+ *
+ * The least class (refused every rule a reader can be refused: the anonymous reader of a site
+ * with groups) is always kept, first, whatever `LIMITS.load.maxTimedClasses`: other readers'
+ * classes, and the pages of a spec dated by theirs (`FileVariants.timeFor`), cannot push it out.
+ * A class not remembered (first read, or past the bound) is dated by its own bytes too, never by
+ * the file's time: by what it was served by the version before (`Before`): that version's time
+ * for it when that version remembered it, else that version's least class's time (what every
+ * reader's bytes hold: older than the class's last change when that was a change of its own
+ * parts, newer only when a part the class reads was taken from everyone); a class whose
+ * bytes differ from the version before's is dated as changed in this version. Before, such a
+ * class took the file's time: the time of an edit of any group's part (adversary round 48 F2,
+ * F6). At a start nothing is known before, and every class is dated as the file is.
+ *
+ * A class whose bytes changed though the file did not (another file changed the file's rules: a
+ * snippet's `groups`, a page starting to document an operation) is dated a millisecond after its
+ * time before: the file's time is then of an earlier edit, perhaps of parts it may not read, and
+ * the time of the file that caused it of what else that file did; before, it kept its time while
+ * its bytes changed (adversary round 48 F5).
  */
 export class VariantTimes {
   private constructor(
@@ -43,11 +72,18 @@ export class VariantTimes {
     private readonly file: SiteFile,
     /** Readers (and the classes `timeFor` dates for) known to have read the file, the most recent last. */
     private readonly readers: Map<string, (rule: Access) => boolean>,
+    /** This version's text for a class, made again (for the version after, `Before`). */
+    private readonly render: (allowed: readonly boolean[]) => string,
+    /** What the version before served; undefined at a start, null once the version after has
+     *  taken it (only the newest version looks back: the versions before are let go). */
+    private before: Before | undefined | null,
+    /** The time a class whose bytes changed in this version is given after `was`, its time before. */
+    private readonly changed: (was: Date) => Date,
   ) {}
 
   /** A file every reader of it was served whole (a file without restricted parts). */
   static everyone(file: SiteFile): VariantTimes {
-    return new VariantTimes([], [], new Map([["", { text: () => file.text, mtime: file.mtime }]]), file, new Map());
+    return new VariantTimes([], [], new Map([["", { text: () => file.text, mtime: file.mtime }]]), file, new Map(), () => file.text, undefined, () => file.mtime);
   }
 
   /**
@@ -56,7 +92,13 @@ export class VariantTimes {
    * of the version that changed its text, not of a later edit of other parts made before it was
    * read again.
    */
-  static of(previous: VariantTimes | undefined, file: SiteFile, rules: readonly Access[], textOf: (allowed: readonly boolean[]) => string): VariantTimes {
+  static of(
+    previous: VariantTimes | undefined,
+    file: SiteFile,
+    rules: readonly Access[],
+    textOf: (allowed: readonly boolean[]) => string,
+    render: (allowed: readonly boolean[]) => string = textOf,
+  ): VariantTimes {
     const all = [...(previous?.rules ?? [])];
     const keys = all.map(accessKey);
     const current = rules.map((rule) => {
@@ -78,6 +120,10 @@ export class VariantTimes {
       const outcome = bits(all.map(reads));
       halves.get(outcome.slice(0, outcome.length - added.length))?.add(outcome);
     }
+    // An edit of the file dates what it changed by the file's time; a change made by another file
+    // (the file as it was) a millisecond after each class's own time.
+    const edited = previous === undefined || previous.file.mtime.getTime() !== file.mtime.getTime() || previous.file.text !== file.text;
+    const changed = (was: Date): Date => (edited && file.mtime.getTime() !== was.getTime() ? file.mtime : new Date(was.getTime() + 1));
     const seen = new Map<string, Seen>();
     const texts = new Map<string, string>();
     const textFor = (allowed: readonly boolean[]): string => {
@@ -86,17 +132,39 @@ export class VariantTimes {
       if (text === undefined) texts.set(key, (text = textOf(allowed)));
       return text;
     };
+    // The least class first, whatever the bound: it is what other classes not remembered fall back to.
+    const least = leastOf(all);
+    if (previous === undefined) {
+      seen.set(least, { text: () => textFor(current.map((at) => least[at] === "1")), mtime: file.mtime });
+    } else {
+      const was = previous.seen.get(least.slice(0, previous.rules.length)) ?? previous.leastSeen();
+      const text = textFor(current.map((at) => least[at] === "1"));
+      seen.set(least, { text: () => text, mtime: text === was.text() ? was.mtime : changed(was.mtime) });
+    }
     for (const [key, was] of previous?.seen ?? []) {
       let before: string | undefined;
       for (const outcome of halves.get(key) ?? []) {
-        if (seen.size >= LIMITS.load.maxTimedClasses || !possible(all, outcome)) continue;
+        if (seen.size >= LIMITS.load.maxTimedClasses || seen.has(outcome) || !possible(all, outcome)) continue;
         // Each half keeps the class's time when it is served what the class was.
         const text = textFor(current.map((at) => outcome[at] === "1"));
         before ??= was.text();
-        seen.set(outcome, { text: () => text, mtime: text === before ? was.mtime : file.mtime });
+        seen.set(outcome, { text: () => text, mtime: text === before ? was.mtime : changed(was.mtime) });
       }
     }
-    return new VariantTimes(...forget(all, current, seen), file, readers);
+    let before: Before | undefined;
+    if (previous !== undefined) {
+      before = { rules: previous.rules, current: previous.current, times: new Map([...previous.seen].map(([k, v]) => [k, v.mtime])), least: previous.leastSeen().mtime, render: previous.render };
+      // Only the newest version looks back (each version would otherwise hold all before it).
+      previous.before = null;
+    }
+    return new VariantTimes(...forget(all, current, seen), file, readers, render, before, changed);
+  }
+
+  /** The least class's times: kept in every version (`of`). */
+  private leastSeen(): Seen {
+    const seen = this.seen.get(leastOf(this.rules));
+    if (seen === undefined) throw new Error(`variant times of ${this.file.path} without the least class`);
+    return seen;
   }
 
   /** The class of a reader (`id` who they are, `reads` their outcome on a rule), who is remembered as having read the file. */
@@ -113,18 +181,39 @@ export class VariantTimes {
     return this.current.map((at) => outcome[at] === "1");
   }
 
-  /** The time of a class (`text` what it is served now): remembered, or this version's when it is first read. */
-  timeOf(outcome: string, text: () => string): Date {
+  /**
+   * The time of a class (`reads` its readers' outcome on a rule, `text` what it is served now):
+   * remembered, or worked out from its bytes in the version before (see the class's comment), and
+   * then remembered for this version (the next keeps those `LIMITS.load.maxTimedClasses` allows).
+   */
+  timeOf(outcome: string, reads: (rule: Access) => boolean, text: () => string): Date {
     const known = this.seen.get(outcome);
     if (known !== undefined) return known.mtime;
-    if (this.seen.size < LIMITS.load.maxTimedClasses) this.seen.set(outcome, { text, mtime: this.file.mtime });
-    return this.file.mtime;
+    const mtime = this.unknown(reads, text);
+    this.seen.set(outcome, { text, mtime });
+    return mtime;
+  }
+
+  private unknown(reads: (rule: Access) => boolean, text: () => string): Date {
+    const before = this.before;
+    // At a start nothing is known before: every class is dated as the file is.
+    if (before === undefined) return this.file.mtime;
+    // Let go by a newer version (a read of a snapshot already replaced): what every reader holds.
+    if (before === null) return this.leastSeen().mtime;
+    const outcome = bits(before.rules.map(reads));
+    const was = before.times.get(outcome) ?? before.least;
+    return text() === before.render(before.current.map((at) => outcome[at] === "1")) ? was : this.changed(was);
   }
 
   /** Whether every class is dated as the file is, and no old rule is kept: nothing to remember. */
   moot(): boolean {
     return this.rules.length === 0 && [...this.seen.values()].every((s) => s.mtime.getTime() === this.file.mtime.getTime());
   }
+}
+
+/** The least class over `rules`: what a reader refused every rule they can be refused reads (a public rule anyone reads). */
+function leastOf(rules: readonly Access[]): string {
+  return rules.map((rule) => (rule.public === true ? "1" : "0")).join("");
 }
 
 function bits(allowed: readonly boolean[]): string {
