@@ -141,22 +141,27 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   for (const src of specSourcesToLoad(refs, all.flatMap((l) => l.frontMatter), all.flatMap((l) => l.schemaRefs), all.flatMap((l) => l.channelRefs))) {
     specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options));
   }
+  // The load resolved every front matter spec name in the repository (`frontMatterSpecs`): the
+  // plan takes a local spec for no name it found no one file for (adversary round 47 F4).
+  const namesSearched = options.frontMatterSpecs !== undefined;
   const pageExists = (p: string): boolean => diskPages.has(p) || diskPages.has(indexPathOf(p));
   const pageGroups = restrictingGroupsOf(all.map((l) => l.pages));
   // The hidden pages are planned on their own (no navigation: they take no entry), first: the
   // operations they document count among the site's documenting pages (`documentingGroups`).
   const noNav = collectNavSpecReferences({});
-  const layerInput = (layer: PageReferences, others: () => readonly FrontMatterOperation[]): PlanInput => {
-    const keptHere = schemaKeptBy(options.specFiles, pageGroups, others);
-    return { refs: noNav, specs, frontMatter: layer.frontMatter, schemaRefs: layer.schemaRefs, channelRefs: layer.channelRefs, channelKept: channelKeptBy(layer.pages, options.specFiles), pageExists, schemaKept: (pagePath, spec, name, operations) => keptHere(layer.pages.get(pagePath), spec, name, operations), specFileKept: specFileKeptBy(layer.pages, options.specFiles), pageGroups };
+  // Which spec a data model page naming no file shows is chosen by the repository's files alone:
+  // what pages documenting operations narrow may hide the schema it shows, never move it to
+  // another spec's (adversary round 47 F7). `schemaPages` then shows it only where it is kept.
+  const byFiles = schemaKeptBy(options.specFiles, () => undefined, () => []);
+  const noOperations: ReadonlyMap<string, FrontMatterOperation> = new Map();
+  const layerInput = (layer: PageReferences): PlanInput => {
+    return { refs: noNav, specs, frontMatter: layer.frontMatter, schemaRefs: layer.schemaRefs, channelRefs: layer.channelRefs, channelKept: channelKeptBy(layer.pages, options.specFiles), pageExists, schemaKept: (pagePath, spec, name) => byFiles(layer.pages.get(pagePath), spec, name, noOperations), specFileKept: specFileKeptBy(layer.pages, options.specFiles), pageGroups, namesSearched };
   };
-  let layerPlans = layers.map((layer) => planApiPages(layerInput(layer, () => [])));
+  const layerPlans = layers.map((layer) => planApiPages(layerInput(layer)));
   const alsoDocumenting = layerPlans.flatMap((p) => [...p.frontMatter.values()]);
   const kept = schemaKeptBy(options.specFiles, pageGroups, () => alsoDocumenting);
-  const plan = planApiPages({ refs, specs, frontMatter: site.frontMatter, schemaRefs: site.schemaRefs, channelRefs: site.channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, takingFile: (p) => (diskPages.get(p) ?? diskPages.get(indexPathOf(p)))?.file.path.slice(1), schemaKept: (pagePath, spec, name, operations) => kept(diskPages.get(pagePath), spec, name, operations), specFileKept: specFileKeptBy(diskPages, options.specFiles), pageGroups, alsoDocumenting });
+  const plan = planApiPages({ refs, specs, frontMatter: site.frontMatter, schemaRefs: site.schemaRefs, channelRefs: site.channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, takingFile: (p) => (diskPages.get(p) ?? diskPages.get(indexPathOf(p)))?.file.path.slice(1), schemaKept: (pagePath, spec, name) => byFiles(diskPages.get(pagePath), spec, name, noOperations), specFileKept: specFileKeptBy(diskPages, options.specFiles), pageGroups, alsoDocumenting, namesSearched });
   const everyDocumenting = [...plan.frontMatter.values(), ...alsoDocumenting];
-  // A hidden page's schema is kept by the whole site's documenting pages, known only now.
-  layerPlans = layerPlans.map((p, i) => (layers[i]?.schemaRefs.length === 0 ? p : planApiPages(layerInput(layers[i] as PageReferences, () => everyDocumenting))));
   const documenting = documentingGroups(everyDocumenting, (fm) => pageGroups(fm.file));
   appendAll(diagnostics, plan.diagnostics);
   // What the spec says of itself is the site plan's to say; a hidden page's plan says its own.

@@ -899,21 +899,14 @@ function frontMatterSpecsOf(root: string, tables: readonly ReadonlyMap<string, P
       const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore });
       return "text" in read ? [{ rel, text: read.text }] : [];
     }));
-  // Pages naming their spec file first: a data model page naming none looks only among the specs
-  // its readers may read (a spec only restricted pages name is theirs alone).
-  const namers = new Map<string, Access[]>();
+  // What a page's name resolves to is a function of the repository's files and that page alone
+  // (adversary round 47 F4, F6, F7): never of what other pages name, so a staff page naming a
+  // file moves no public page's reference (to another file, or off one). What restricted pages
+  // name narrows only who may read a file (`namingPagesAccess`), and a page counts among the
+  // namers of the file its name resolves to, so mounting and the plan agree: a file a staff page
+  // names and a public page's name finds is shown to the public page's readers (their page names it).
   const unnamedSchemas: [Page, string][] = [];
   const unnamedOperations: [Page, OperationEntry][] = [];
-  // A name no path finds is matched against the ends of the repository's spec files' paths: only
-  // those every reader of the page may read count, as for a page naming none (`readableBy`), so a
-  // spec only restricted pages name never makes a public page's name find two (adversary round 46
-  // F5). Whose a file is comes from the pages naming it by path, so those are resolved first.
-  const bySuffix: [Page, string][] = [];
-  const exactly: SpecFileLookup = { exists: lookup.exists, specFiles: () => [] };
-  const name = (page: Page, spec: string): void => {
-    out.set(page.file.path, spec);
-    namers.set(spec, [...(namers.get(spec) ?? []), page.file.access]);
-  };
   for (const page of tables.flatMap((pages) => [...pages.values()])) {
     const entry = page.meta.openapi !== undefined ? parseOperationEntry(page.meta.openapi) : undefined;
     // A data model page (`openapi-schema`) names its spec the same way, or names none: then the
@@ -923,38 +916,17 @@ function frontMatterSpecsOf(root: string, tables: readonly ReadonlyMap<string, P
     // A channel page (`asyncapi`) names its spec file the same way; naming none, the plan looks
     // among the site's AsyncAPI specs. One reference per page: `openapi` first, as the plan reads.
     const channel = page.meta.openapi === undefined && page.meta.openapiSchema === undefined && page.meta.asyncapi !== undefined ? parseChannelReference(page.meta.asyncapi) : undefined;
-    if (channel?.file !== undefined) {
-      const spec = frontMatterSpecFile(channel.file, page.file.path.slice(1), exactly);
-      if (spec === undefined) bySuffix.push([page, channel.file]);
-      else name(page, spec);
+    const file = channel !== undefined ? channel.file : (entry?.file ?? schema?.file);
+    if (file !== undefined) {
+      const spec = frontMatterSpecFile(file, page.file.path.slice(1), lookup);
+      if (spec !== undefined) out.set(page.file.path, spec);
       continue;
     }
-    const file = entry?.file ?? schema?.file;
-    if (entry === undefined && schema === undefined) continue;
-    if (file === undefined && schema !== undefined) {
-      unnamedSchemas.push([page, schema.name]);
-      continue;
-    }
-    if (file === undefined) {
-      unnamedOperations.push([page, entry as OperationEntry]);
-      continue;
-    }
-    const spec = frontMatterSpecFile(file, page.file.path.slice(1), exactly);
-    if (spec === undefined) bySuffix.push([page, file]);
-    else name(page, spec);
+    if (schema !== undefined) unnamedSchemas.push([page, schema.name]);
+    else if (entry !== undefined) unnamedOperations.push([page, entry]);
   }
-  const byPath = new Map(namers);
-  const mayRead = (page: Page) => (rel: string): boolean => byPath.get(rel)?.some((access) => readersCover(page.file.access, access)) !== false;
-  const found = bySuffix.flatMap(([page, file]) => {
-    const spec = frontMatterSpecFile(file, page.file.path.slice(1), { exists: lookup.exists, specFiles: () => lookup.specFiles().filter(mayRead(page)) });
-    return spec === undefined ? [] : [[page, spec] as const];
-  });
-  for (const [page, spec] of found) name(page, spec);
-  // A page naming no file looks only among the specs every one of its readers may read: choosing
-  // one restricted pages name would show its operation, and open the whole file, to them.
-  const readableBy = (page: Page): RepoSpecText[] => specTexts().filter((f) => namers.get(f.rel)?.some((access) => readersCover(page.file.access, access)) !== false);
   for (const [page, entry] of unnamedOperations) {
-    const holders = unnamedSpecsFor(entry, readableBy(page));
+    const holders = unnamedSpecsFor(entry, specTexts());
     const first = holders[0];
     // A spec docs.json names among them: the API reference's plan chooses among those, and says so.
     if (first === undefined || holders.some((rel) => named.has(rel))) continue;
@@ -971,7 +943,7 @@ function frontMatterSpecsOf(root: string, tables: readonly ReadonlyMap<string, P
     }
   }
   for (const [page, name] of unnamedSchemas) {
-    const spec = unnamedSchemaSpecFor(name, readableBy(page));
+    const spec = unnamedSchemaSpecFor(name, specTexts());
     if (spec !== undefined) out.set(page.file.path, spec);
   }
   return out;

@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
@@ -158,11 +159,15 @@ describe("a navigation entry naming a webhook in lower case", () => {
 });
 
 /**
- * A page naming no spec file is matched only among the specs every one of its readers may read:
- * a spec only a staff page names is the staff's (found by an adversary: an open page naming
- * `POST /secret` showed the staff's operation and opened the whole staff spec to everyone).
+ * A page naming no spec file is matched against every spec in the repository, as the platform
+ * does, whoever else names them: an earlier rule matched it only among the specs every one of
+ * its readers may read, so an open page naming `POST /secret` showed it where no staff page names
+ * `api/staff.yaml` and showed nothing where one does, which told its readers what the staff page
+ * names (adversary round 47 F7). The file an open page's name finds is the open page's readers'
+ * (their page names it), as on the site without the staff pages; a staff page naming it by its
+ * path narrows it for no one else.
  */
-describe("front matter naming no spec, where the one spec holding the operation is restricted", () => {
+describe("front matter naming no spec, where the one spec holding the operation is a staff page's too", () => {
   const staffSpec = [
     "openapi: 3.1.0",
     "info: {title: Staff, version: '1'}",
@@ -174,36 +179,45 @@ describe("front matter naming no spec, where the one spec holding the operation 
     "",
   ].join("\n");
   const page = (title: string, openapi: string, extra = ""): string => `---\ntitle: ${title}\n${extra}openapi: ${openapi}\n---\n${title} prose\n`;
-  let root: string;
+  const repo = (staff: boolean): Record<string, unknown> => ({
+    "docs.json": { name: "Unnamed", navigation: { groups: [{ group: "Start", pages: ["index", "staff", "pub", "hook", "staffhook"] }] } },
+    "index.mdx": "# Home\n",
+    "pub.mdx": page("Pub page", "POST /secret"),
+    "hook.mdx": page("Hook page", "webhook secretHook"),
+    "api/staff.yaml": staffSpec,
+    ...(staff
+      ? {
+          "staff.mdx": page("Staff page", "/api/staff.yaml POST /secret", "groups: [staff]\n"),
+          // A staff page naming no file finds it the same way.
+          "staffhook.mdx": page("Staff hook", "webhook secretHook", "groups: [staff]\n"),
+        }
+      : {}),
+  });
+  const roots: string[] = [];
   let runtime: DocsRuntime;
-  const sh = async (command: string, groups: readonly string[] = []) => {
-    const r = await runtime.readerState(localContext(readerWithGroups(groups))).shell.run(command);
+  let without: DocsRuntime;
+  const sh = async (rt: DocsRuntime, command: string, groups: readonly string[] = []) => {
+    const r = await rt.readerState(localContext(readerWithGroups(groups))).shell.run(command);
     return r.stdout + r.stderr;
   };
   beforeAll(async () => {
-    root = writeRepo({
-      "docs.json": { name: "Unnamed", navigation: { groups: [{ group: "Start", pages: ["index", "staff", "pub", "hook", "staffhook"] }] } },
-      "index.mdx": "# Home\n",
-      "staff.mdx": page("Staff page", "/api/staff.yaml POST /secret", "groups: [staff]\n"),
-      "pub.mdx": page("Pub page", "POST /secret"),
-      "hook.mdx": page("Hook page", "webhook secretHook"),
-      // A staff page naming no file may use the staff's spec.
-      "staffhook.mdx": page("Staff hook", "webhook secretHook", "groups: [staff]\n"),
-      "api/staff.yaml": staffSpec,
-    });
-    runtime = await DocsRuntime.load({ root });
+    for (const staff of [true, false]) roots.push(writeRepo(repo(staff)));
+    runtime = await DocsRuntime.load({ root: roots[0] as string });
+    without = await DocsRuntime.load({ root: roots[1] as string });
   });
-  afterAll(() => runtime.close());
+  afterAll(async () => {
+    await Promise.all([runtime.close(), without.close()]);
+    for (const r of roots) rmSync(r, { recursive: true, force: true });
+  });
 
-  it("shows the operation to no reader outside the staff, keeps the file closed, and says why", async () => {
-    expect(await sh("ls -R /")).toBe("/:\nhook.mdx\nindex.mdx\npub.mdx\nskill.md\n");
-    expect(await sh("cat /pub.mdx /hook.mdx")).toBe(page("Pub page", "POST /secret") + page("Hook page", "webhook secretHook"));
-    expect(await sh("grep -rl 'SECRETOPMARK\\|OTHERSECRETMARK\\|HOOKMARK' /")).toBe("");
-    expect((await runtime.search(localContext(), { query: "SECRETOPMARK HOOKMARK" })).map((h) => h.page.path)).toEqual([]);
-    expect(await sh("grep -rl 'SECRETOPMARK\\|HOOKMARK' /", ["staff"])).toBe("/api/staff.yaml\n/staff.mdx\n/staffhook.mdx\n");
-    expect(lines(runtime.site)).toEqual([
-      'hook.mdx warning: front matter openapi "webhook secretHook" names no spec, and only api/staff.yaml, a spec file restricted to groups that not every reader of this page is in, has it: its reference is not shown on the page',
-      'pub.mdx warning: front matter openapi "POST /secret" names no spec, and only api/staff.yaml, a spec file restricted to groups that not every reader of this page is in, has it: its reference is not shown on the page',
-    ]);
+  it("shows the operation and the file to the open page's readers, as the site without the staff pages does", async () => {
+    const COMMAND = "ls -R /; cat /pub.mdx /hook.mdx; grep -rl 'SECRETOPMARK\\|OTHERSECRETMARK\\|HOOKMARK' /";
+    const seen = await sh(runtime, COMMAND);
+    expect(seen).toBe(await sh(without, COMMAND));
+    expect(await sh(runtime, "ls -R /; grep -rl 'SECRETOPMARK\\|OTHERSECRETMARK\\|HOOKMARK' /")).toBe("/:\napi\nhook.mdx\nindex.mdx\npub.mdx\nskill.md\n\n/api:\nstaff.yaml\n/api/staff.yaml\n/hook.mdx\n/pub.mdx\n");
+    const hits = async (rt: DocsRuntime): Promise<unknown> => (await rt.search(localContext(), { query: "SECRETOPMARK HOOKMARK" })).map((h) => ({ path: h.page.path, score: h.score, snippet: h.snippet }));
+    expect(await hits(runtime)).toEqual(await hits(without));
+    expect(await sh(runtime, "grep -rl 'SECRETOPMARK\\|HOOKMARK' /", ["staff"])).toBe("/api/staff.yaml\n/hook.mdx\n/pub.mdx\n/staff.mdx\n/staffhook.mdx\n");
+    expect(lines(runtime.site)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../diagnostic.js";
 import { API_CODES } from "../openapi/api-codes.js";
 import { resolveSpecName } from "../openapi/match.js";
+import { sourcesForUnfoundName } from "../openapi/unfound-spec-name.js";
 import type { AsyncChannel, AsyncSpec } from "./model.js";
 
 /** An MDX page's AsyncAPI channel reference from front matter `asyncapi`. */
@@ -66,6 +67,7 @@ export function planFrontMatterChannels(
   specs: ChannelSpecs,
   diagnostics: Diagnostic[],
   kept: ((pagePath: string, spec: AsyncSpec, channel: AsyncChannel) => string | undefined) | undefined,
+  namesSearched: boolean,
 ): Map<string, FrontMatterChannel> {
   const out = new Map<string, FrontMatterChannel>();
   for (const ref of refs) {
@@ -82,7 +84,8 @@ export function planFrontMatterChannels(
     }
     const whyNot = (spec: AsyncSpec, channel: AsyncChannel): string | undefined => kept?.(ref.pagePath, spec, channel);
     if (written.file !== undefined) {
-      const source = ref.spec ?? resolveSpecName(written.file, [...specs.asyncapi.keys(), ...specs.openapi, ...specs.unavailable]);
+      // A name the load found no one repository file for: only a remote spec (`sourcesForUnfoundName`).
+      const source = ref.spec ?? resolveSpecName(written.file, sourcesForUnfoundName([...specs.asyncapi.keys(), ...specs.openapi, ...specs.unavailable], namesSearched));
       if (source === undefined) {
         warn(`names no spec found in the repository ("${written.file}", from its root, then this page's folder): the page shows no channel`);
         continue;

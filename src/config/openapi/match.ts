@@ -15,6 +15,9 @@ export interface MatchContext {
   /** Where a named spec file is looked for, for the message when it is not there (default:
    *  `referenced in docs.json`; front matter: found in the repository). */
   readonly lookedUp?: string;
+  /** The sources a file the entry names may denote (default: every spec above, loaded or not);
+   *  front matter names the repository was searched for: `sourcesForUnfoundName`. */
+  readonly nameSources?: readonly string[];
 }
 
 export type MatchOutcome =
@@ -32,7 +35,7 @@ export type MatchOutcome =
 export function matchOperationEntry(entry: OperationEntry, ctx: MatchContext): MatchOutcome {
   let candidates: string[];
   if (entry.file !== undefined) {
-    const named = resolveSpecName(entry.file, [...ctx.specs.keys(), ...ctx.unavailable]);
+    const named = resolveSpecName(entry.file, ctx.nameSources ?? [...ctx.specs.keys(), ...ctx.unavailable]);
     if (named === undefined) {
       const where = specsWith(entry, ctx);
       const hint = where.length > 0 ? `; ${where[0]} has ${label(entry)}: write "${where[0]} ${label(entry)}"` : "";

@@ -9,6 +9,7 @@ import { API_CODES } from "./api-codes.js";
 import { parseOperationEntry } from "./entry.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
 import { findOperation, matchOperationEntry, resolveSpecName, type MatchContext } from "./match.js";
+import { sourcesForUnfoundName } from "./unfound-spec-name.js";
 import { type ApiOperation, type ApiSchemaComponent, type ApiSpec, operationLabel } from "./model.js";
 import { parseSchemaReference } from "./schema-components.js";
 import type { NavSpecElement, NavSpecReferences } from "./nav-references.js";
@@ -131,11 +132,13 @@ export interface PlanInput {
   /** The repository file (`guides/x.md`, `guides/x/index.mdx`) that takes a page path, for the
    *  `api-page-taken` warning: the page path's own file, else its index file. Absent: `<path>.mdx`. */
   readonly takingFile?: (pagePath: string) => string | undefined;
-  /** Why not every reader of a page keeps a spec's schema (they may read its file, and their copy
-   *  of it has the schema), or undefined when all do; absent: all do. A page naming no spec file
-   *  chooses among the kept ones only, so what a reader gets there never depends on a schema they
-   *  may not read. */
-  readonly schemaKept?: (pagePath: string, spec: ApiSpec, schema: string, operations: ReadonlyMap<string, FrontMatterOperation>) => string | undefined;
+  /** Why not every reader of a page keeps a spec's schema by the repository's files alone (they
+   *  may read its file, and the spec's own `x-svc` rules leave it to them), or undefined when all
+   *  do; absent: all do. A page naming no spec file chooses among these only, so what a reader
+   *  gets there never depends on a schema they may not read, nor on what restricted pages
+   *  document (adversary round 47 F7): a schema such a page narrows is then not shown, where the
+   *  site shows it (`schemaPages`), never another spec's. */
+  readonly schemaKept?: (pagePath: string, spec: ApiSpec, schema: string) => string | undefined;
   /** Whether every reader of a page may read a spec's file (a spec only restricted pages name is
    *  theirs alone); absent: all may. A page naming no spec file matches its operation among those
    *  only: another would show the operation, and open its file, to readers who may not read it. */
@@ -147,6 +150,11 @@ export interface PlanInput {
    *  (`Site.shadowed`, planned on their own): their readers count among the operation's
    *  documenting pages' (`documentingGroups`), as on the site without that file. */
   readonly alsoDocumenting?: readonly FrontMatterOperation[];
+  /** Whether the load searched the repository for every spec file front matter names (`spec` of
+   *  each reference, absent where it found no one file): such a name is then matched against the
+   *  remote specs only (`sourcesForUnfoundName`), so mounting and the plan resolve it alike.
+   *  Absent: names are matched against every spec, as docs.json's entries are. */
+  readonly namesSearched?: boolean;
 }
 
 /** Every spec source the plan needs: referenced by an element, `api.*`, or named in an entry. */
@@ -201,8 +209,8 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   const order = [...table.pages.keys()];
   const behind = putBehindTakenPaths(input, table, diagnostics, ownPaths);
   const kept = input.schemaKept;
-  const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics, kept !== undefined ? (ref, spec, name) => kept(ref.pagePath, spec, name, frontMatter) : undefined);
-  const channels = planFrontMatterChannels(input.channelRefs ?? [], { asyncapi: specs.asyncapi, openapi: new Set(specs.openapi.keys()), unavailable: specs.unavailable }, diagnostics, input.channelKept);
+  const schemas = planFrontMatterSchemas(input.schemaRefs ?? [], specs, diagnostics, kept !== undefined ? (ref, spec, name) => kept(ref.pagePath, spec, name) : undefined, input.namesSearched === true);
+  const channels = planFrontMatterChannels(input.channelRefs ?? [], { asyncapi: specs.asyncapi, openapi: new Set(specs.openapi.keys()), unavailable: specs.unavailable }, diagnostics, input.channelKept, input.namesSearched === true);
   reportChannelTwoPages(channels, input.channelRefs ?? [], table, diagnostics);
   return { pages: [...table.pages.values()], nav: explicit.nav, entries: explicit.entries, frontMatter, schemas, channels, unverified: specs.unverified, diagnostics, behind, order };
 }
@@ -521,7 +529,10 @@ function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diag
       }
     }
     const lookedUp = "found in the repository (from its root, then this page's folder)";
-    const outcome = matchOperationEntry(parsed, { defaults, specs: specs.openapi, unavailable: specs.unavailable, lookedUp });
+    // A name the load found no one repository file for denotes none of the local specs loaded for
+    // other pages (`sourcesForUnfoundName`).
+    const nameSources = ref.spec === undefined ? sourcesForUnfoundName([...specs.openapi.keys(), ...specs.unavailable], input.namesSearched === true) : undefined;
+    const outcome = matchOperationEntry(parsed, { defaults, specs: specs.openapi, unavailable: specs.unavailable, lookedUp, ...(nameSources !== undefined ? { nameSources } : {}) });
     if (outcome.kind === "operation" || outcome.kind === "invalid") {
       frontMatter.set(ref.pagePath, { pagePath: ref.pagePath, file: ref.file, spec: outcome.spec, operation: outcome.operation });
       continue;
@@ -562,6 +573,7 @@ function planFrontMatterSchemas(
   specs: LoadedSpecs,
   diagnostics: Diagnostic[],
   kept: ((ref: FrontMatterSchemaReference, spec: ApiSpec, name: string) => string | undefined) | undefined,
+  namesSearched: boolean,
 ): Map<string, FrontMatterSchema> {
   const out = new Map<string, FrontMatterSchema>();
   for (const ref of refs) {
@@ -574,7 +586,7 @@ function planFrontMatterSchemas(
     }
     let candidates: string[];
     if (written.file !== undefined) {
-      const source = ref.spec ?? resolveSpecName(written.file, [...specs.openapi.keys(), ...specs.unavailable]);
+      const source = ref.spec ?? resolveSpecName(written.file, sourcesForUnfoundName([...specs.openapi.keys(), ...specs.unavailable], namesSearched));
       if (source === undefined) {
         warn(`no spec "${written.file}" is found in the repository (from its root, then this page's folder): the page shows no schema`);
         continue;

@@ -24,6 +24,11 @@ export interface SpecSourceRead {
 
 const REMOTE = /^https?:\/\//i;
 
+/** Whether a spec source is a URL (fetched, never a repository file). */
+export function isRemoteSpec(source: string): boolean {
+  return REMOTE.test(source.trim());
+}
+
 /** Repository-relative form of a local spec path: `./api/x.yaml` and `/api/x.yaml` are `api/x.yaml`. */
 export function normalizeSpecPath(source: string): string {
   const s = source.trim();
