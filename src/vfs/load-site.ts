@@ -21,7 +21,7 @@ import { type OperationEntry, parseOperationEntry } from "../config/openapi/entr
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
 import { parseSchemaReference } from "../config/openapi/schema-components.js";
 import { parseChannelReference } from "../config/asyncapi/front-matter-channels.js";
-import { type RepoSpecText, unnamedSchemaSpecFor, unnamedSpecsFor } from "../config/openapi/unnamed-spec.js";
+import { type RepoSpecText, unnamedSchemaSpecsFor, unnamedSpecsFor } from "../config/openapi/unnamed-spec.js";
 import { LOAD_CODES } from "./page-files.js";
 import { indexPathOf, pagesAt, placePage, unplacePage } from "./page-routes.js";
 import { withBodyKey } from "./body-key.js";
@@ -943,8 +943,11 @@ function frontMatterSpecsOf(root: string, tables: readonly ReadonlyMap<string, P
     }
   }
   for (const [page, name] of unnamedSchemas) {
-    const spec = unnamedSchemaSpecFor(name, specTexts());
-    if (spec !== undefined) out.set(page.file.path, spec);
+    const holders = unnamedSchemaSpecsFor(name, specTexts());
+    const first = holders[0];
+    // As for an operation: a spec docs.json names among them, and the plan chooses among the
+    // loaded specs; taking another here would open a file the page does not show to its readers.
+    if (first !== undefined && !holders.some((rel) => named.has(rel))) out.set(page.file.path, first);
   }
   return out;
 }

@@ -176,3 +176,32 @@ describe("a public data model page naming no file, beside a staff page documenti
     expect(await run(withStaff, ANONYMOUS, "grep -c 'AWIDGET\\|/admin' /api/a.json")).toBe("0\n");
   });
 });
+
+/**
+ * A data model page naming no file, where docs.json names a spec holding the schema and a
+ * repository spec sorting before it, which a staff page names, holds it too: the plan shows the
+ * docs.json spec's, as for an operation naming no file, and the staff page's file is not opened
+ * to the page's readers for a schema the page does not show (with and without the staff page).
+ */
+describe("a public data model page naming no file, docs.json naming a spec that holds it", () => {
+  const repo = (staff: boolean): Record<string, unknown> => ({
+    "docs.json": { name: "W", navigation: { pages: ["guides/widget"] }, api: { openapi: ["api/d.json"] } },
+    "api/c-staff.json": spec("C", "/c", "COP", widget("CWIDGET")),
+    "api/d.json": spec("D", "/d", "DOP", widget("DWIDGET")),
+    "guides/widget.mdx": "---\ntitle: Widget\nopenapi-schema: Widget\n---\n\nPublic widget.\n",
+    ...(staff ? { "internal/c.mdx": "---\ntitle: C\ngroups: [staff]\nopenapi-schema: /api/c-staff.json Widget\n---\n\nStaff widget.\n" } : {}),
+  });
+  it("shows the docs.json spec's schema and keeps the other file closed, with and without the staff page", async () => {
+    const roots = [true, false].map((staff) => writeRepo(repo(staff)));
+    const runtimes = await Promise.all(roots.map((root) => DocsRuntime.load({ root })));
+    try {
+      const COMMAND = "find / -type f | sort; grep -c 'CWIDGET\\|DWIDGET' /guides/widget.mdx; grep -c DWIDGET /guides/widget.mdx";
+      const seen = await Promise.all(runtimes.map(async (rt) => (await rt.readerState(localContext(ANONYMOUS)).shell.run(COMMAND)).stdout));
+      expect(seen[0]).toBe(seen[1]);
+      expect(seen[0]).toBe("/api/d.json\n/guides/widget.mdx\n/skill.md\n1\n1\n");
+    } finally {
+      await Promise.all(runtimes.map((rt) => rt.close()));
+      for (const r of roots) rmSync(r, { recursive: true, force: true });
+    }
+  });
+});

@@ -27,14 +27,14 @@ export function unnamedSpecsFor(entry: OperationEntry, files: readonly RepoSpecT
 }
 
 /**
- * The repository spec a front matter `openapi-schema` that names no file documents: the first by
- * file name (the platform's rule) of the OpenAPI documents (an `openapi` key) with the name as a
- * key under a `schemas` key, found from the text as `unnamedSpecFor` finds operations. None:
- * undefined (the plan then looks in the specs docs.json names, and says what it found).
+ * The repository specs a front matter `openapi-schema` that names no file may document, by file
+ * name (the platform takes the first): the OpenAPI documents (an `openapi` key) with the name as
+ * a key under a `schemas` key, found from the text as `unnamedSpecsFor` finds operations. None:
+ * empty (the plan then looks in the specs docs.json names, and says what it found).
  */
-export function unnamedSchemaSpecFor(name: string, files: readonly RepoSpecText[]): string | undefined {
+export function unnamedSchemaSpecsFor(name: string, files: readonly RepoSpecText[]): string[] {
   const found = files.filter((f) => OPENAPI_KEY_RE.test(f.text.slice(0, SNIFF_CHARS)) && SCHEMAS_KEY_RE.test(f.text) && holdsKey(f.text, name));
-  return found.map((f) => f.rel).sort()[0];
+  return found.map((f) => f.rel).sort();
 }
 
 const SCHEMAS_KEY_RE = /["']?schemas["']?\s*:/;
