@@ -367,11 +367,10 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
     }
     i = j;
   }
-  // A block that stays only for the tags of the element around it: lines removed at its start
-  // with nothing after them but closing tags (`</Tab>`), or at its end with nothing before them
-  // but opening tags, take the gap between them and the element's other content, as an author
-  // writes the element without them (`text\n</Tab>`); else one blank line told that something
-  // stood there (adversary round 48, N2).
+  // Lines removed at the start of a block that stays, followed there by a closing tag (`</Tab>`),
+  // or at its end, after an opening tag, take the gap between them and the element's other
+  // content, as an author writes the element without them (`text\n</Tab>\n<Tab title="B">`);
+  // else one blank line told that something stood there (adversary rounds 48 N2, 49 F2).
   const linesOf = (run: Run): typeof lines => lines.filter((l) => l.start >= run.start && l.start < run.end);
   const textOf = (ls: typeof lines): string => ls.map((l) => text.slice(l.start, l.end)).join("");
   const kept = (run: Run): boolean => !run.gap && !run.gone;
@@ -384,7 +383,7 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
     if (k < 0 || k === i - 1) continue;
     const own = linesOf(run);
     const lead = own.findIndex((l) => l.kind !== "removed");
-    if (lead > 0 && CLOSING_TAGS_RE.test(textOf(own.slice(lead)))) cuts.push({ start: (runs[k + 1] as Run).start, end: (own[lead - 1] as (typeof lines)[number]).end, keep: "" });
+    if (lead > 0 && CLOSING_TAG_FIRST_RE.test(textOf(own.slice(lead)))) cuts.push({ start: (runs[k + 1] as Run).start, end: (own[lead - 1] as (typeof lines)[number]).end, keep: "" });
   }
   for (let i = 0; i + 1 < runs.length; i++) {
     const run = runs[i] as Run;
@@ -396,7 +395,7 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
     const own = linesOf(run);
     let tail = own.length;
     while (tail > 0 && (own[tail - 1] as (typeof lines)[number]).kind === "removed") tail--;
-    if (tail < own.length && tail > 0 && OPENING_TAGS_RE.test(textOf(own.slice(0, tail)))) cuts.push({ start: (own[tail] as (typeof lines)[number]).start, end: (runs[k] as Run).start, keep: "" });
+    if (tail < own.length && tail > 0 && OPENING_TAG_LAST_RE.test(textOf(own.slice(0, tail)))) cuts.push({ start: (own[tail] as (typeof lines)[number]).start, end: (runs[k] as Run).start, keep: "" });
   }
   // Lines removed inside blocks that stay.
   for (const line of lines) if (line.kind === "removed" && !cuts.some((c) => line.start >= c.start && line.start < c.end)) cuts.push({ start: line.start, end: line.end, keep: "" });
@@ -435,11 +434,14 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
   return out;
 }
 
-/** Lines holding nothing but closing tags (`</Tab>`, `</>`). */
-const CLOSING_TAGS_RE = /^\s*(?:<\/[^<>{}]*>\s*)+$/;
+/** An attribute of a tag: a name with a quoted or braced value (braces nested once), or a spread. */
+const TAG_ATTRIBUTE = String.raw`(?:\s+[\w:.$-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|\{(?:[^{}"']|"[^"]*"|'[^']*'|\{[^{}]*\})*\}))?|\s*\{(?:[^{}]|\{[^{}]*\})*\})`;
 
-/** Lines holding nothing but opening tags (`<Tab title="A">`, over lines too; not self-closing). */
-const OPENING_TAGS_RE = /^\s*(?:<(?!\/)[^<>{}]*(?<!\/)>\s*)+$/;
+/** Text whose first line is a closing tag (`</Tab>`, `</>`), alone on it. */
+const CLOSING_TAG_FIRST_RE = /^[ \t]*<\/[\w:.$-]*\s*>[ \t\r]*(?:\n|$)/;
+
+/** Text that ends with an opening tag (`<Tab title="A">`, over lines too; not self-closing) alone on its last lines. */
+const OPENING_TAG_LAST_RE = new RegExp(String.raw`(?:^|\n)[ \t]*<[A-Za-z_$][\w:.$-]*${TAG_ATTRIBUTE}*\s*>[ \t\r]*\n?$`);
 
 /** `export const|let|var|function|class Name` at the start of a statement in an ESM block. */
 const EXPORT_DECLARATION_RE = /^export\s+(?:const|let|var|function\*?|class)\s+([\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*)/u;

@@ -210,6 +210,13 @@ describe("removeImports", () => {
       [['<Tab title="A">', "  <Secret />", "", "  Public text", "</Tab>"], ['<Tab title="A">', "  Public text", "</Tab>"]],
       [["<Card", '  title="Run"', '  href="/run"', ">", "  <Secret />", "  <Secret>two</Secret>", "", "  Body", "</Card>"], ["<Card", '  title="Run"', '  href="/run"', ">", "  Body", "</Card>"]],
       [["<Steps>", "  <Step>", "    One", "", "    <Secret />", "", "    <Secret />", "  </Step>", "</Steps>", "", "After."], ["<Steps>", "  <Step>", "    One", "  </Step>", "</Steps>", "", "After."]],
+      // Beside a sibling element (adversary round 49, F2), and tags with braces or `>` in attributes.
+      [['<Tab title="A">', "Text A", "", "<Secret />", "</Tab>", '<Tab title="B">', "Text B", "</Tab>"], ['<Tab title="A">', "Text A", "</Tab>", '<Tab title="B">', "Text B", "</Tab>"]],
+      [['<Tab title="A">', "Text A", "</Tab>", '<Tab title="B">', "<Secret />", "", "Text B", "</Tab>"], ['<Tab title="A">', "Text A", "</Tab>", '<Tab title="B">', "Text B", "</Tab>"]],
+      [['<Tab title={"A"} icon={{ name: "x" }}>', "<Secret />", "", "Text A", "</Tab>"], ['<Tab title={"A"} icon={{ name: "x" }}>', "Text A", "</Tab>"]],
+      [['<Tab title="a > b">', "<Secret />", "", "Text A", "</Tab>"], ['<Tab title="a > b">', "Text A", "</Tab>"]],
+      // A self-closing tag before the use opens nothing: the gap stays.
+      [['<Icon name="x" />', "<Secret />", "", "Text"], ['<Icon name="x" />', "", "Text"]],
       // Between prose the gaps stay as before; an element left holding nothing goes (`mdxNameUses`).
       [["Public text", "", "<Secret />", "More text"], ["Public text", "", "More text"]],
       [["Intro.", "", "<Note>", "  <Secret />", "</Note>"], ["Intro."]],
