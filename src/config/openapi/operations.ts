@@ -318,11 +318,16 @@ export function readExtension(op: Obj): ApiExtension | undefined {
   if (unreadable) metadata.groups = [UNMATCHABLE_GROUP];
   const href = str(ext.href);
   const content = str(ext.content);
-  return {
+  const read: ApiExtension = {
     ...(href !== undefined ? { href } : {}),
     ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
     ...(content !== undefined ? { content } : {}),
   };
+  // `groups` written beside `metadata` instead of in it (`x-svc: {groups: [staff]}`): the
+  // platform reads neither, so it was public, though its author meant it restricted. Read as a
+  // rule a reader must pass besides `metadata`'s, which it narrows as a path item's does (fail
+  // closed); `check` says where it belongs (`looseGroupsWarnings`).
+  return Object.hasOwn(ext, "groups") ? (withItemRule(read, { groups: ext.groups }) as ApiExtension) : read;
 }
 
 /**

@@ -27,7 +27,7 @@ export function cutRefsIntoRestricted(document: Record<string, unknown>, kind: "
   if (!mentionsExtension(document)) return { document, warnings: [], stray: [] };
   const stray = strayMetadataParts(document, kind);
   const parts = [...pagePartsOfDocument(document, kind), ...stray];
-  const warnings = parts.flatMap(unreadableRule);
+  const warnings = [...looseGroupsWarnings(document), ...parts.flatMap(unreadableRule)];
   for (const p of stray) {
     warnings.push({
       message: `x-svc metadata.groups at ${p.part.join(".")} is not on an operation, webhook or channel (no page is made from it): left out of every page, and out of the spec file for readers outside its groups`,
@@ -97,6 +97,52 @@ function unreadableRule(p: MetadataPart): SpecWarning[] {
       code: API_CODES.unreadableRule,
     },
   ];
+}
+
+/**
+ * An `x-svc`/`x-mint` object with `groups` beside `metadata` instead of in it: read as a rule
+ * (`readExtension`), where the hosted platform reads none and shows the part to everyone; the
+ * author hears where it belongs. Each object once, in document order.
+ */
+function looseGroupsWarnings(document: Record<string, unknown>): SpecWarning[] {
+  const out: SpecWarning[] = [];
+  // A walk with a stack (a spec may be deeper than the call stack), each node's path made only
+  // where one is found: a spec holds up to `LIMITS.api.maxExpandedValues` values.
+  interface At {
+    readonly node: unknown;
+    readonly key: string;
+    readonly parent: At | undefined;
+  }
+  const pathOf = (at: At): string => {
+    const keys: string[] = [];
+    for (let a: At | undefined = at; a?.parent !== undefined; a = a.parent) keys.push(a.key);
+    return keys.reverse().join(".");
+  };
+  const stack: At[] = [{ node: document, key: "", parent: undefined }];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const at = stack.pop() as At;
+    const node = at.node;
+    if (typeof node !== "object" || node === null || seen.has(node)) continue;
+    seen.add(node);
+    const entries = Object.entries(node);
+    if (!Array.isArray(node)) {
+      for (const key of ["x-mint", "x-svc"]) {
+        const ext = (node as Record<string, unknown>)[key];
+        if (typeof ext !== "object" || ext === null || Array.isArray(ext) || !Object.hasOwn(ext, "groups")) continue;
+        out.push({
+          message: `${key} of ${pathOf(at)} has groups beside metadata, where the hosted platform reads no rule: read as ${key} metadata.groups (a reader must pass both); write it under metadata`,
+          code: API_CODES.unreadableRule,
+        });
+      }
+    }
+    // Pushed last first, so they are walked in document order.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, value] = entries[i] as [string, unknown];
+      if (typeof value === "object" && value !== null) stack.push({ node: value, key, parent: at });
+    }
+  }
+  return out;
 }
 
 /** AsyncAPI 3 operations on a restricted channel (`channel: {$ref: "#/channels/<id>"}`): they are part of it. */
