@@ -325,7 +325,7 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
   // Both lists are in order and apart, as the lines are: each is walked once beside them (a test
   // of every line against every use held every caller 51 s on a 600 KB page of uses; adversary,
   // 2026-12-05).
-  const lines: { start: number; end: number; kind: "removed" | "blank" | "kept" }[] = [];
+  const lines: Line[] = [];
   let r = 0;
   let c = 0;
   for (let at = body; at < text.length; ) {
@@ -339,16 +339,16 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
     at = end;
   }
   // Blocks and the gaps between them, in order.
-  type Run = { start: number; end: number; gap: boolean; gone: boolean };
   const runs: Run[] = [];
-  for (const line of lines) {
+  lines.forEach((line, n) => {
     const gap = line.kind === "blank";
     const last = runs.at(-1);
     if (last !== undefined && last.gap === gap) {
       last.end = line.end;
+      last.to = n + 1;
       if (line.kind === "kept") last.gone = false;
-    } else runs.push({ start: line.start, end: line.end, gap, gone: !gap && line.kind === "removed" });
-  }
+    } else runs.push({ start: line.start, end: line.end, from: n, to: n + 1, gap, gone: !gap && line.kind === "removed" });
+  });
   const cuts: { start: number; end: number; keep: string }[] = [...extra];
   for (let i = 0; i < runs.length; i++) {
     if (!(runs[i] as Run).gone) continue;
@@ -367,36 +367,7 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
     }
     i = j;
   }
-  // Lines removed at the start of a block that stays, followed there by a closing tag (`</Tab>`),
-  // or at its end, after an opening tag, take the gap between them and the element's other
-  // content, as an author writes the element without them (`text\n</Tab>\n<Tab title="B">`);
-  // else one blank line told that something stood there (adversary rounds 48 N2, 49 F2).
-  const linesOf = (run: Run): typeof lines => lines.filter((l) => l.start >= run.start && l.start < run.end);
-  const textOf = (ls: typeof lines): string => ls.map((l) => text.slice(l.start, l.end)).join("");
-  const kept = (run: Run): boolean => !run.gap && !run.gone;
-  for (let i = 1; i < runs.length; i++) {
-    const run = runs[i] as Run;
-    if (!kept(run)) continue;
-    // The block that stays before it, past the gaps and the blocks that go.
-    let k = i - 1;
-    while (k >= 0 && !kept(runs[k] as Run)) k--;
-    if (k < 0 || k === i - 1) continue;
-    const own = linesOf(run);
-    const lead = own.findIndex((l) => l.kind !== "removed");
-    if (lead > 0 && CLOSING_TAG_FIRST_RE.test(textOf(own.slice(lead)))) cuts.push({ start: (runs[k + 1] as Run).start, end: (own[lead - 1] as (typeof lines)[number]).end, keep: "" });
-  }
-  for (let i = 0; i + 1 < runs.length; i++) {
-    const run = runs[i] as Run;
-    if (!kept(run)) continue;
-    // The block that stays after it, past the gaps and the blocks that go.
-    let k = i + 1;
-    while (k < runs.length && !kept(runs[k] as Run)) k++;
-    if (k === runs.length || k === i + 1) continue;
-    const own = linesOf(run);
-    let tail = own.length;
-    while (tail > 0 && (own[tail - 1] as (typeof lines)[number]).kind === "removed") tail--;
-    if (tail < own.length && tail > 0 && OPENING_TAG_LAST_RE.test(textOf(own.slice(0, tail)))) cuts.push({ start: (own[tail] as (typeof lines)[number]).start, end: (runs[k] as Run).start, keep: "" });
-  }
+  appendAll(cuts, elementEdgeCuts(text, lines, runs));
   // Lines removed inside blocks that stay.
   for (const line of lines) if (line.kind === "removed" && !cuts.some((c) => line.start >= c.start && line.start < c.end)) cuts.push({ start: line.start, end: line.end, keep: "" });
   for (const c of inline) {
@@ -434,14 +405,73 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
   return out;
 }
 
+/** A line of a page's body, and whether a removal takes it (`cutOut`). */
+interface Line {
+  readonly start: number;
+  readonly end: number;
+  readonly kind: "removed" | "blank" | "kept";
+}
+
+/** Lines of a body that are all blank (a gap) or none (a block), `from` to `to` (`cutOut`); `gone`: a block of removed lines only. */
+interface Run {
+  start: number;
+  end: number;
+  from: number;
+  to: number;
+  readonly gap: boolean;
+  gone: boolean;
+}
+
+/**
+ * Lines removed at the start of a block that stays, followed there by a closing tag (`</Tab>`),
+ * or at its end, after an opening tag, take the gap between them and the element's other
+ * content, as an author writes the element without them (`text\n</Tab>\n<Tab title="B">`); else
+ * one blank line told that something stood there (adversary rounds 48 N2, 49 F2). One test of a
+ * line or two a block: a page of many blocks costs no more than its length.
+ */
+function elementEdgeCuts(text: string, lines: readonly Line[], runs: readonly Run[]): { start: number; end: number; keep: string }[] {
+  const cuts: { start: number; end: number; keep: string }[] = [];
+  const kept = (run: Run): boolean => !run.gap && !run.gone;
+  const lineText = (n: number): string => text.slice((lines[n] as Line).start, (lines[n] as Line).end);
+  let before = -1;
+  runs.forEach((run, i) => {
+    if (!kept(run)) return;
+    // The block that stays before it, past the gaps and the blocks that go.
+    const previous = before;
+    before = i;
+    if (previous < 0 || previous === i - 1) return;
+    let lead = run.from;
+    while (lead < run.to && (lines[lead] as Line).kind === "removed") lead++;
+    if (lead > run.from && lead < run.to && CLOSING_TAG_LINE_RE.test(lineText(lead))) cuts.push({ start: (runs[previous + 1] as Run).start, end: (lines[lead - 1] as Line).end, keep: "" });
+  });
+  let after = -1;
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i] as Run;
+    if (!kept(run)) continue;
+    // The block that stays after it, past the gaps and the blocks that go.
+    const next = after;
+    after = i;
+    if (next < 0 || next === i + 1) continue;
+    let tail = run.to;
+    while (tail > run.from && (lines[tail - 1] as Line).kind === "removed") tail--;
+    if (tail === run.to || tail === run.from) continue;
+    // The opening tag ends on the last kept line and starts on the last kept line starting with `<`.
+    let open = tail - 1;
+    while (open > run.from && !/^[ \t]*</.test(lineText(open))) open--;
+    const tag = text.slice((lines[open] as Line).start, (lines[tail - 1] as Line).end);
+    if (OPENING_TAG_RE.test(tag)) cuts.push({ start: (lines[tail] as Line).start, end: (runs[next] as Run).start, keep: "" });
+  }
+  return cuts;
+}
+
 /** An attribute of a tag: a name with a quoted or braced value (braces nested once), or a spread. */
 const TAG_ATTRIBUTE = String.raw`(?:\s+[\w:.$-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|\{(?:[^{}"']|"[^"]*"|'[^']*'|\{[^{}]*\})*\}))?|\s*\{(?:[^{}]|\{[^{}]*\})*\})`;
 
-/** Text whose first line is a closing tag (`</Tab>`, `</>`), alone on it. */
-const CLOSING_TAG_FIRST_RE = /^[ \t]*<\/[\w:.$-]*\s*>[ \t\r]*(?:\n|$)/;
+/** A line holding a closing tag (`</Tab>`, `</>`) alone. */
+const CLOSING_TAG_LINE_RE = /^[ \t]*<\/[\w:.$-]*\s*>[ \t\r]*\n?$/;
 
-/** Text that ends with an opening tag (`<Tab title="A">`, over lines too; not self-closing) alone on its last lines. */
-const OPENING_TAG_LAST_RE = new RegExp(String.raw`(?:^|\n)[ \t]*<[A-Za-z_$][\w:.$-]*${TAG_ATTRIBUTE}*\s*>[ \t\r]*\n?$`);
+/** Lines holding an opening tag alone (`<Tab title="A">`, over lines too; not self-closing). */
+const OPENING_TAG_RE = new RegExp(String.raw`^[ \t]*<[A-Za-z_$][\w:.$-]*${TAG_ATTRIBUTE}*\s*>[ \t\r]*\n?$`);
 
 /** `export const|let|var|function|class Name` at the start of a statement in an ESM block. */
 const EXPORT_DECLARATION_RE = /^export\s+(?:const|let|var|function\*?|class)\s+([\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*)/u;
