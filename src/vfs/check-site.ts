@@ -75,8 +75,9 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
     if (page.generated) continue;
     const rel = page.file.path.slice(1);
     // A file at a generated API page's path takes its place in navigation (`withApiPages`), which
-    // the configuration as read does not hold: the loaded site's does.
-    const placed = placementOf({ ...loaded.site, config: config ?? loaded.site.config }, page) !== undefined || loaded.site.config.navPages.has(page.path);
+    // the configuration as read does not hold: the loaded site's does, an index file's too
+    // (`<path>/index.mdx` takes `<path>` as `<path>.mdx` does: adversary round 49 F3).
+    const placed = placementOf({ ...loaded.site, config: config ?? loaded.site.config }, page) !== undefined || placementOf(loaded.site, page) !== undefined;
     if (config !== undefined && config.present && !NOT_PAGES.test(rel) && !placed) {
       const where = written.has(page.path) || written.has(`${page.path}/index`) ? "listed only in a part of docs.json that cannot be read (above)" : "not in the navigation";
       diagnostics.push({

@@ -425,12 +425,13 @@ function sharedPlacements(generated: ApiPagesResult | undefined, site: Pick<Site
   const takenNav = new Map<string, PagePlacement>();
   const taken = generated?.api.taken;
   if (generated === undefined || taken === undefined) return { shared: generated?.placements, takenNav };
-  const behind = new Set(generated.behind);
   const shared = new Map(generated.placements);
   for (const [path, rule] of taken) {
     const placement = shared.get(path);
     if (placement === undefined) continue;
-    const files = [...pagesAt(site, path), ...pagesAt(site, indexPathOf(path))].filter((p) => !behind.has(p));
+    // The files of the path and of its index path: no generated page (another path's, or the
+    // index path's own, is no file taking this path).
+    const files = [...pagesAt(site, path), ...pagesAt(site, indexPathOf(path))].filter((p) => !p.generated);
     if (files.every((p) => readersCover(p.file.access, rule))) continue;
     shared.delete(path);
     takenNav.set(path, placement);
@@ -853,8 +854,11 @@ function placeApiPages(generated: Pick<ApiPagesResult, "pages" | "documented" | 
   // Where `<path>/index` files take the path too, behind those (`page-routes.ts`, `behindIndex`):
   // a reader gets `<path>`'s files first, then the index files, then the generated page.
   // Its file is in no table: the reader's view takes it from here.
+  // Only files take it there: a generated page at `<path>/index` alone (no file) leaves it on its
+  // own path, behind its own files (adversary round 49 F1).
   for (const page of generated.behind) {
-    const at = pages.has(indexPathOf(page.path)) ? indexPathOf(page.path) : page.path;
+    const atIndex = pages.get(indexPathOf(page.path));
+    const at = atIndex !== undefined && !atIndex.generated ? indexPathOf(page.path) : page.path;
     if (!pages.has(at)) continue;
     shadowed.set(at, [...(shadowed.get(at) ?? []), page]);
   }

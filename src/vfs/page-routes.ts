@@ -1,3 +1,4 @@
+import { indexPathOf } from "../config/index-path.js";
 import type { Access } from "./access.js";
 import type { Page } from "./page.js";
 import type { Site } from "./site.js";
@@ -24,6 +25,8 @@ function precedes(a: Page, b: Page): boolean {
 
 const MDX_RE = /\.mdx$/i;
 
+export { indexPathOf };
+
 /** Every page of a page path in order of precedence: the site's page, then those it took the place of. */
 export function pagesAt(site: Pick<Site, "pages" | "shadowed">, path: string): readonly Page[] {
   const page = site.pages.get(path);
@@ -32,10 +35,6 @@ export function pagesAt(site: Pick<Site, "pages" | "shadowed">, path: string): r
   return others === undefined ? [page] : [page, ...others];
 }
 
-/** The page path of a folder's index file (`/guides/index`), which navigation's `/guides` names too. */
-export function indexPathOf(path: string): string {
-  return path === "/" ? "/index" : `${path}/index`;
-}
 
 /**
  * A generated API page whose path files take stands last behind them (`ApiPagePlan.behind`): on
@@ -43,45 +42,73 @@ export function indexPathOf(path: string): string {
  * behind them, so a reader gets it only when it may read none of the files of either path (at
  * navigation's `<path>`, the page files come before the index files, `readerPageAt`). There its
  * page path is not the list's: it is the reader's page at its own path, never at `<path>/index`.
+ * The index path's list can hold the index path's own generated page as well (an operation
+ * generated at `<path>/index` too: tag `Users`, summary `Index`), behind the same files: each of
+ * the two is its own path's page, and neither stands before the other (adversary round 49 F1:
+ * one list, read in order, gave `<path>` the other's page, or none, to a reader of neither file).
  */
-function behindIndex(path: string, found: Page | undefined): Page | undefined {
-  return found?.generated === true && found.path === path && indexPathOf(path) !== path ? found : undefined;
+function ofPath(path: string, page: Page): boolean {
+  return page.path === path;
+}
+
+/** The pages of a page path in order of precedence: `pagesAt` without another path's generated
+ *  page standing behind this path's files (only an index path holds one). */
+export function ownPagesAt(site: Pick<Site, "pages" | "shadowed">, path: string): readonly Page[] {
+  const all = pagesAt(site, path);
+  return all.length < 2 ? all : all.filter((p) => ofPath(path, p));
+}
+
+/** The files (no generated page) of a page path, in order of precedence. */
+function filesAt(site: Pick<Site, "pages" | "shadowed">, path: string): readonly Page[] {
+  return pagesAt(site, path).filter((p) => !p.generated);
+}
+
+/** The generated page of `path` standing behind `<path>/index` files, if it does. */
+function behindIndex(site: Pick<Site, "pages" | "shadowed">, path: string): Page | undefined {
+  const at = indexPathOf(path);
+  return at === path ? undefined : pagesAt(site, at).find((p) => p.generated && ofPath(path, p));
 }
 
 /** The page a reader gets at a page path (`may`: whether it may read an access rule): the first
- *  of `pagesAt` it may read, or the path's generated page behind `<path>/index` files when it
- *  may read none of those. */
+ *  of the path's own pages it may read, or the path's generated page behind `<path>/index` files
+ *  when it may read none of those files. */
 export function pageFor(site: Pick<Site, "pages" | "shadowed">, path: string, may: (access: Access) => boolean): Page | undefined {
-  const page = pagesAt(site, path).find((p) => may(p.file.access));
-  // A generated page behind index files is no page of the index path (`behindIndex`).
-  if (page !== undefined) return page.path === path ? page : undefined;
-  return behindIndex(path, pagesAt(site, indexPathOf(path)).find((p) => may(p.file.access)));
+  const page = pagesAt(site, path).find((p) => ofPath(path, p) && may(p.file.access));
+  if (page !== undefined) return page;
+  const behind = behindIndex(site, path);
+  if (behind === undefined || !may(behind.file.access)) return undefined;
+  return filesAt(site, indexPathOf(path)).some((p) => may(p.file.access)) ? undefined : behind;
 }
 
 /** The page of a file, if it is one: the site's page, one it took the place of, or the path's
  *  generated page behind `<path>/index` files. */
 export function pageOfFile(site: Pick<Site, "pages" | "shadowed">, path: string, filePath: string): Page | undefined {
-  const own = pagesAt(site, path).find((p) => p.file.path === filePath && p.path === path);
-  return own ?? behindIndex(path, pagesAt(site, indexPathOf(path)).find((p) => p.generated && p.file.path === filePath));
+  const own = pagesAt(site, path).find((p) => p.file.path === filePath && ofPath(path, p));
+  if (own !== undefined) return own;
+  const behind = behindIndex(site, path);
+  return behind?.file.path === filePath ? behind : undefined;
 }
 
-/** Where the path's generated page stands behind `<path>/index` files, those files and it (the
- *  end of `pagesAt` of the index path); else none. */
+/** Where the path's generated page stands behind `<path>/index` files, those files and it (not
+ *  the index path's own generated page); else none. */
 export function indexFilesBefore(site: Pick<Site, "pages" | "shadowed">, path: string): readonly Page[] {
-  const all = pagesAt(site, indexPathOf(path));
-  return behindIndex(path, all.at(-1)) !== undefined ? all : [];
+  const behind = behindIndex(site, path);
+  return behind === undefined ? [] : [...filesAt(site, indexPathOf(path)), behind];
 }
 
 /**
  * The pages before the `k`th of a page path's list (`pagesAt`): a reader gets that page only when
- * it may read none of them. For a generated page behind `<path>/index` files, every page of its
- * own path comes before it too (`behindIndex`).
+ * it may read none of them. Files only, and of the page's own path: for a generated page behind
+ * `<path>/index` files, every page of its own path and every index file; never another path's
+ * generated page in the same list (`ofPath`). None of them is a generated page, so whether one is
+ * a reader's is told by the files alone.
  */
 export function pagesBefore(site: Pick<Site, "pages" | "shadowed">, path: string, k: number): readonly Page[] {
   const all = pagesAt(site, path);
   const page = all[k];
-  const before = all.slice(0, k);
-  return page !== undefined && page.path !== path ? [...pagesAt(site, page.path), ...before] : before;
+  if (page === undefined) return [];
+  if (ofPath(path, page)) return all.slice(0, k).filter((p) => ofPath(path, p));
+  return [...ownPagesAt(site, page.path), ...filesAt(site, path)];
 }
 
 /**

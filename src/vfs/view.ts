@@ -107,12 +107,15 @@ export class SiteView implements IFileSystem {
     }
     // A generated API page behind a file at its path (`ApiPagePlan.behind`) is the reader's when
     // no page before it is (`pagesBefore`: behind `<path>/index` files, its own path's too): its
-    // file is in no table of its own.
+    // file is in no table of its own. The pages before it are files, told by the files' table
+    // alone: a generated page made visible here has a file's path (`<path>/index.mdx` for the
+    // index path's own), and must not hide another path's generated page in the same list.
+    const fromFiles = new Set(visible.keys());
     for (const [path, behind] of site.shadowed ?? []) {
       const all = pagesAt(site, path);
       for (const [k, page] of all.entries()) {
         if (!page.generated || !canRead(page.file.access, reader, mode)) continue;
-        if (pagesBefore(site, path, k).some((p) => visible.has(p.file.path))) continue;
+        if (pagesBefore(site, path, k).some((p) => fromFiles.has(p.file.path))) continue;
         if (behind.includes(page)) visible.set(page.file.path, page.file);
       }
     }
@@ -143,14 +146,21 @@ export class SiteView implements IFileSystem {
       }
       const all = pagesAt(site, path);
       for (const page of all) {
+        // Another path's generated page behind these index files: below.
+        if (page.path !== path) continue;
         const file = this.byPath.get(page.file.path);
         if (file === undefined) continue;
         const mine = file === page.file ? page : variantPages.get(file);
         // The file at that path is another page's (a generated page behind this one).
         if (mine === undefined && all.some((p) => p.file === file)) continue;
-        // A generated page behind `<path>/index` files is the reader's page at its own path.
-        if (mine?.path === path || (mine?.generated === true && indexPathOf(mine.path) === path)) pages.set(mine.path, mine);
+        if (mine?.path === path) pages.set(path, mine);
         break;
+      }
+      // A generated page behind `<path>/index` files is the reader's page at its own path when
+      // its file is the reader's (its own path's page files and the index files are not), apart
+      // from the index path's own page: each path finds its own (adversary round 49 F1).
+      for (const page of all) {
+        if (page.path !== path && page.generated && indexPathOf(page.path) === path && this.byPath.get(page.file.path) === page.file) pages.set(page.path, page);
       }
     }
     return pages;

@@ -18,6 +18,7 @@ import type { SpecSource } from "./spec-source.js";
 import { appendAll } from "../../arrays.js";
 import { readPageMeta } from "../page-meta.js";
 import { documentingGroups, operationKey } from "./documenting-groups.js";
+import { indexPathOf } from "../index-path.js";
 
 /** What a generated page documents. */
 export type ApiPageItem =
@@ -630,8 +631,9 @@ function planFrontMatterSchemas(
 /** Phase 5: an MDX page and a generated page for one operation. `x-svc.href` names the
  *  operation's page: when that is the MDX page, navigation points at it and nothing is
  *  generated; anywhere else, both pages stand by choice. An MDX page at the generated page's
- *  own path takes it as phase 6 says, without a warning (returned). Otherwise both stand, with a
- *  warning. */
+ *  own path, or in its index form (`<path>/index.mdx`, which takes the path as `<path>.mdx`
+ *  does), takes it as phase 6 says, without a warning (returned: the path, and for the index
+ *  form the file, which must be the one taking the path). Otherwise both stand, with a warning. */
 function resolveFrontMatterConflicts(
   frontMatter: ReadonlyMap<string, FrontMatterOperation>,
   documenting: readonly FrontMatterOperation[],
@@ -639,8 +641,8 @@ function resolveFrontMatterConflicts(
   explicit: ExplicitEntries,
   diagnostics: Diagnostic[],
   pageGroups: PlanInput["pageGroups"],
-): Set<string> {
-  const ownPaths = new Set<string>();
+): Map<string, string | undefined> {
+  const ownPaths = new Map<string, string | undefined>();
   const narrowed = pageGroups === undefined ? new Map<string, { readonly groups: readonly string[] }>() : documentingGroups(documenting, (fm) => pageGroups(fm.file));
   for (const fm of frontMatter.values()) {
     const generated = table.byItem.get(itemKey({ kind: "operation", spec: fm.spec, operation: fm.operation }));
@@ -652,7 +654,14 @@ function resolveFrontMatterConflicts(
       // file takes the path as any file does (phase 6: in navigation at the generated page's
       // place, the generated page behind it for readers who may not read the file), and being
       // the operation's own page, without a warning.
-      ownPaths.add(generated);
+      ownPaths.set(generated, undefined);
+      continue;
+    }
+    if (href === undefined && indexPathOf(generated) === fm.pagePath.toLowerCase()) {
+      // Its index form takes the path the same way (phase 6, adversary round 47 F8), and is the
+      // operation's own page the same way (adversary round 49 F3): unless a `<path>.mdx` beside
+      // it is the file taking the path, which documents nothing here.
+      if (!ownPaths.has(generated)) ownPaths.set(generated, fm.file);
       continue;
     }
     if (href !== undefined) {
@@ -718,17 +727,20 @@ function reportChannelTwoPages(channels: ReadonlyMap<string, FrontMatterChannel>
  * behind it alike: left out, it was withdrawn from every reader of its operation, and its
  * readers then told by its absence that a file they may not read stands there (adversary round 47 F8).
  */
-function putBehindTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[], ownPaths: ReadonlySet<string>): PlannedApiPage[] {
+function putBehindTakenPaths(input: PlanInput, table: PageTable, diagnostics: Diagnostic[], ownPaths: ReadonlyMap<string, string | undefined>): PlannedApiPage[] {
   const behind: PlannedApiPage[] = [];
   for (const [path, page] of table.pages) {
     if (!input.pageExists(path)) continue;
     table.pages.delete(path);
     behind.push(page);
-    // The file documents this very operation (front matter `openapi`): nothing to say.
-    if (ownPaths.has(path)) continue;
+    const file = input.takingFile?.(path) ?? `${path.slice(1)}.mdx`;
+    // The file documents this very operation (front matter `openapi`): nothing to say. An index
+    // file documenting it says nothing of a `<path>.mdx` beside it, which takes the path first.
+    const own = ownPaths.get(path);
+    if (ownPaths.has(path) && (own === undefined || own === file)) continue;
     diagnostics.push({
       severity: "warning",
-      file: input.takingFile?.(path) ?? `${path.slice(1)}.mdx`,
+      file,
       message: `this file takes the path of the generated page for ${itemLabel(page.item)}; readers who may not read the file get the generated page`,
       code: API_CODES.pageTaken,
     });

@@ -2,7 +2,7 @@ import { type PagePlacement, type SiteConfig, scopeNames } from "../../config/si
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
-import { indexFilesBefore, pagesAt, pagesBefore } from "../../vfs/page-routes.js";
+import { indexFilesBefore, ownPagesAt, pagesAt, pagesBefore } from "../../vfs/page-routes.js";
 import { apiFactsByPage, apiPageKey } from "../../vfs/api-facts.js";
 import { isApiPage } from "./endpoint-page.js";
 import { type CompanionUnit, EndpointCompanions } from "./endpoint-companions.js";
@@ -500,9 +500,10 @@ export class SearchIndex {
     // rules (`branchesFor`). A navigation entry with no page is no reader's: it counts as a
     // restricted one does (else whether an entry's page is restricted or missing would show in
     // how versions fold). A generated page behind `<path>/index` files is a page of its path, and
-    // so are the files before it (`indexFilesBefore`), as on the site without them.
+    // so are the files before it (`indexFilesBefore`), as on the site without them; another
+    // path's generated page behind this path's files is not (`ownPagesAt`).
     this.navRules = new Map([...config.navPages.keys()].flatMap((path) => {
-      const pages = [...pagesAt(site, path), ...indexFilesBefore(site, path)];
+      const pages = [...ownPagesAt(site, path), ...indexFilesBefore(site, path)];
       return pages.length === 0 ? [] : [[path, pages.map((page) => this.rules.id(page.file.access))] as const];
     }));
     this.branches.clear();
