@@ -21,6 +21,8 @@ export interface RankingParams {
   readonly sectionB: readonly number[];
   readonly pageSectionB: readonly number[];
   readonly pageShare: number;
+  readonly longQueryTerms: number;
+  readonly longQueryPageShare: number;
   readonly titleShare: number;
   readonly titlePrecisionExponent: number;
   readonly idfExponent: number;
@@ -60,6 +62,15 @@ export const RANKING: RankingParams = {
   pageSectionB: SECTION_FIELDS.map((f) => f.pageB),
   /** Share of the score from the whole page (the rest from its best section). */
   pageShare: 0.5,
+  /** A question of at least this many terms takes `longQueryPageShare` as its page share: the
+   *  more words a question has, the more a long page's whole-page sum gathers from sections each
+   *  holding one of them, while the page that answers holds them in one place (Hoppscotch's "run
+   *  every request in a folder several times in a row with a pause between them" found the CLI
+   *  overview and the changelog before the Runner page, 4th; now 3rd). Shorter questions keep
+   *  `pageShare`: at 7 terms, or a share of 0.3, sites whose answers span their sections lost
+   *  (thirty-ninth round, docs/search.md). */
+  longQueryTerms: 8,
+  longQueryPageShare: 0.4,
   /** Term weights are idf to this power: below 1, one rare word alone counts for less against
    *  a page matching several of the question's words. */
   idfExponent: 0.5,
@@ -394,11 +405,14 @@ export function rankPages(
   const n = query.length;
   const idfSum = query.reduce((s, q) => s + q.idf, 0);
   if (n === 0 || idfSum === 0) return [];
+  // Field scales are kept per ranking object (`ScaleMemo`), and the long-question share changes none.
+  const scaling = P;
+  if (n >= P.longQueryTerms) P = { ...P, pageShare: P.longQueryPageShare };
   const acc = scratch.begin(index.sectionCapacity, index.pageCapacity, query);
   const shape = queryShape(query, acc.termMaps(index.vocabularySize), P, idfSum);
   acc.markTitleMatches(shape.termQuery);
   acc.usePowers(shape.titlePrecisionExponent);
-  const scales = stats.scales(P);
+  const scales = stats.scales(scaling);
   // The most common terms (`skippable`) count only for pages the others made candidates, as long
   // as a page holding them alone could not reach the top; else they join the others one by one.
   const pruning = P.boundPruning && Number.isFinite(limit) ? scratch.peaks : undefined;

@@ -103,7 +103,7 @@ describe("the same page in several languages", () => {
     ]);
     expect(search("CrewAI 에이전트 메모리 CREWAI_STORAGE_DIR", staff)[0]).toEqual([
       "/ko/memory",
-      0.378,
+      0.377,
       [
         ["/en/memory", 0.109],
         ["/pt-BR/memory", 0.095],
@@ -132,7 +132,7 @@ describe("the same page in several languages", () => {
         [],
       ],
     ]);
-    expect(search("에이전트 메모리 설정", anonymous)).toEqual([["/ko/memory", 0.502, [["/en/memory", 0]], 0, []]]);
+    expect(search("에이전트 메모리 설정", anonymous)).toEqual([["/ko/memory", 0.501, [["/en/memory", 0]], 0, []]]);
   });
 });
 
