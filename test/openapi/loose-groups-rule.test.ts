@@ -21,6 +21,8 @@ const SPEC = {
     "/c": op("Loose C", { "x-svc": { groups: ["staff"], metadata: { groups: ["ops"] } } }),
     "/d": op("Open D"),
     "/e": { "x-svc": { groups: "staff" }, ...op("Item E") },
+    // Both names, each with groups: a reader must pass each (round 50: x-mint's were passed over).
+    "/f": op("Both F", { "x-mint": { groups: ["ops"] }, "x-svc": { groups: ["ops", "staff"] } }),
   },
 };
 
@@ -40,7 +42,7 @@ describe("groups written beside metadata in x-svc", () => {
   it("restrict the operation to those groups, narrowing metadata's rule and closing public: true", async () => {
     expect(await run(ANONYMOUS)).toBe('["/d"]\nopen-d.mdx\n');
     expect(await run(readerWithGroups(["staff"]))).toBe('["/a","/b","/d","/e"]\nitem-e.mdx\nloose-a.mdx\nloose-b.mdx\nopen-d.mdx\n');
-    expect(await run(readerWithGroups(["ops"]))).toBe('["/d"]\nopen-d.mdx\n');
+    expect(await run(readerWithGroups(["ops"]))).toBe('["/d","/f"]\nboth-f.mdx\nopen-d.mdx\n');
   });
 
   it("check says where each belongs", () => {
@@ -49,6 +51,8 @@ describe("groups written beside metadata in x-svc", () => {
       "warning api/openapi.json api-unreadable-rule: x-mint of paths./b.get has groups beside metadata, where the hosted platform reads no rule: read as x-mint metadata.groups (a reader must pass both); write it under metadata",
       "warning api/openapi.json api-unreadable-rule: x-svc of paths./c.get has groups beside metadata, where the hosted platform reads no rule: read as x-svc metadata.groups (a reader must pass both); write it under metadata",
       "warning api/openapi.json api-unreadable-rule: x-svc of paths./e has groups beside metadata, where the hosted platform reads no rule: read as x-svc metadata.groups (a reader must pass both); write it under metadata",
+      "warning api/openapi.json api-unreadable-rule: x-mint of paths./f.get has groups beside metadata, where the hosted platform reads no rule: read as x-mint metadata.groups (a reader must pass both); write it under metadata",
+      "warning api/openapi.json api-unreadable-rule: x-svc of paths./f.get has groups beside metadata, where the hosted platform reads no rule: read as x-svc metadata.groups (a reader must pass both); write it under metadata",
       // Staff and ops have no group in common: no reader passes both.
       "warning api/openapi.json api-unreadable-rule: x-svc metadata.groups of paths./c.get cannot be read or names no group (an x-svc/x-mint object whose metadata.groups is a list of group names or a comma-separated string): the part is restricted to no reader until it is fixed",
     ]);

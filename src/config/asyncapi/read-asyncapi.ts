@@ -100,7 +100,9 @@ function replyOnlyRule(ch: Obj, operations: Obj): ApiExtension | undefined {
   for (const op of Object.values(operations)) {
     if (!isObj(op) || !isObj(op.reply) || op.reply.channel !== ch) continue;
     replied = true;
-    const metadata = readExtension(op)?.metadata;
+    // The operation's rule with its traits' (`asyncOperationRule`): a rule written on a trait is
+    // the operation's (adversary round 50 F1: the reply channel stayed public).
+    const metadata = asyncOperationRule(op)?.metadata;
     const meta = metadata === undefined ? undefined : readPageMeta(metadata);
     if (meta === undefined || meta.public === true || meta.groups === undefined) return undefined;
     for (const g of meta.groups) groups.add(g);

@@ -326,8 +326,10 @@ export function readExtension(op: Obj): ApiExtension | undefined {
   // `groups` written beside `metadata` instead of in it (`x-svc: {groups: [staff]}`): the
   // platform reads neither, so it was public, though its author meant it restricted. Read as a
   // rule a reader must pass besides `metadata`'s, which it narrows as a path item's does (fail
-  // closed); `check` says where it belongs (`looseGroupsWarnings`).
-  return Object.hasOwn(ext, "groups") ? (withItemRule(read, { groups: ext.groups }) as ApiExtension) : read;
+  // closed), `x-mint`'s and `x-svc`'s each; `check` says where it belongs (`looseGroupsWarnings`).
+  let rule = read;
+  for (const e of objects) if (Object.hasOwn(e, "groups")) rule = withItemRule(rule, { groups: e.groups }) as ApiExtension;
+  return rule;
 }
 
 /**
