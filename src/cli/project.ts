@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DOCS_JSON, loadDocsJson } from "../config/load-docs-json.js";
+import { MINT_JSON } from "../config/mint-json/upgrade-mint-json.js";
 import { StateLocationError } from "../store/errors.js";
 import { resolveStateLocation, type StateLocation } from "../store/location.js";
 import { knownSiteName } from "../store/site-names.js";
@@ -88,12 +89,12 @@ export function projectStores(p: Project, options: OpenStoresOptions = {}): Stor
 
 /**
  * The docs folder of the command: the folder `serve` loaded, else `--dir` (default: the current
- * folder) when it holds a docs.json. A state command run elsewhere with `--project-id` (from the
+ * folder) when it holds a docs.json (or a mint.json). A state command run elsewhere with `--project-id` (from the
  * home folder, which holds `~/.local/state`) has none.
  */
 function docsFolder(io: CliIO, args: ProjectArgs, siteName: string | undefined): string | undefined {
   const root = resolveDir(io, args.dir);
-  return siteName !== undefined || existsSync(join(root, DOCS_JSON)) ? root : undefined;
+  return siteName !== undefined || existsSync(join(root, DOCS_JSON)) || existsSync(join(root, MINT_JSON)) ? root : undefined;
 }
 
 async function siteNameOf(io: CliIO, dir: string | undefined): Promise<{ name: string; named: boolean }> {

@@ -6,6 +6,8 @@ import { fileReader, type ReadText, type ResolvedJson, resolveJsonRefs } from ".
 import type { PageFiles } from "./docs-json/rules/rule.js";
 import type { ReadableDocsJson } from "./docs-json/readable.js";
 import { readSiteConfig } from "./read-site-config.js";
+import { asDocsJson, mintDiagnostics, writtenAt } from "./mint-json/mint-json-source.js";
+import { MINT_JSON, type UpgradedMintJson } from "./mint-json/upgrade-mint-json.js";
 import { emptySiteConfig, type SiteConfig } from "./site-config.js";
 import type { IgnoreRules } from "./ignore-rule-set.js";
 import { loadIgnoreRules } from "./ignore-rules.js";
@@ -36,6 +38,9 @@ export interface DocsJsonResult {
   readonly model?: NavModel;
   /** docs.json as read, with positions (absent when there is no docs.json). */
   readonly source?: ResolvedJson;
+  /** Set when the configuration was read from a mint.json (no docs.json): what docs.json's paths
+   *  were written as there, for findings made after reading (`check`'s API findings). */
+  readonly mint?: { readonly file: string; readonly writtenAt: (path: string) => string };
 }
 
 export interface LoadDocsJsonOptions {
@@ -55,8 +60,15 @@ export interface LoadDocsJsonOptions {
  */
 export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = {}): Promise<DocsJsonResult> {
   const read = options.read ?? fileReader(root, options.ignore ?? loadIgnoreRules(root));
-  const source = await resolveJsonRefs(DOCS_JSON, read);
-  if (source.rootMissing) return { config: emptySiteConfig(basename(root)), diagnostics: [], files: [DOCS_JSON], linkTargets: [] };
+  let source = await resolveJsonRefs(DOCS_JSON, read);
+  let mint: UpgradedMintJson | undefined;
+  if (source.rootMissing) {
+    // A repository older than docs.json is read from its mint.json, as the platform reads it.
+    const older = await resolveJsonRefs(MINT_JSON, read);
+    // Either file created later reloads the configuration.
+    if (older.rootMissing) return { config: emptySiteConfig(basename(root)), diagnostics: [], files: [DOCS_JSON, MINT_JSON], linkTargets: [] };
+    ({ source, mint } = asDocsJson(older));
+  }
 
   // Loaded when a docs.json is read, not at import: its zod schema takes ~15-25 ms of CPU to
   // build, which a start from the persistent cache (docs.json unchanged, not read) never uses (issue 22).
@@ -65,12 +77,15 @@ export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = 
     ...(options.files !== undefined ? { files: options.files } : {}),
     ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
   });
-  const base = { raw: source.value, diagnostics: validation.diagnostics, files: source.files, linkTargets: source.linkTargets, refsRead: source.readFiles, model: validation.model, source };
+  const diagnostics = mint === undefined ? validation.diagnostics : mintDiagnostics(validation.diagnostics, mint);
+  const origins = mint?.origins;
+  const older = origins !== undefined ? { mint: { file: MINT_JSON, writtenAt: (path: string) => writtenAt(path, origins) } } : {};
+  const base = { raw: source.value, diagnostics, files: source.files, linkTargets: source.linkTargets, refsRead: source.readFiles, model: validation.model, source, ...older };
   if (validation.document === undefined) return { ...base, config: undefined };
   const config = readSiteConfig(validation.document, basename(root), {
     model: validation.model,
     document: validation.document,
     ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
   });
-  return { ...base, config, document: validation.document };
+  return { ...base, config: mint === undefined ? config : { ...config, olderFormat: MINT_JSON }, document: validation.document };
 }

@@ -65,6 +65,8 @@ export interface SiteConfig {
   readonly description?: string;
   /** Whether docs.json was present. Without it, there is no navigation and every page is indexed. */
   readonly present: boolean;
+  /** Set when there is no docs.json and the configuration was read from this older file (mint.json). */
+  readonly olderFormat?: string;
   /** Pages listed in navigation, by page path (`/guides/setup`). */
   readonly navPages: ReadonlyMap<string, PagePlacement>;
   /** `seo.indexing: all` indexes pages outside navigation too. */

@@ -6,7 +6,6 @@ import { listSpecReferences } from "../config/docs-json/spec-references.js";
 import { locate, sortDiagnostics, VALIDATION_CODES } from "../config/docs-json/validate.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { parseOperationEntry } from "../config/openapi/entry.js";
-import { isFileInsideRoot, NO_IGNORE_RULES } from "../config/inside-root.js";
 import { frontMatterShape } from "../config/frontmatter.js";
 import { frontMatterProblems } from "../config/page-meta.js";
 import { readSiteConfig } from "../config/read-site-config.js";
@@ -61,11 +60,8 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
       severity: "warning",
       file: "docs.json",
       code: "no-docs-json",
-      // Older repositories hold `mint.json`, the format docs.json replaced: its shape differs
-      // (navigation is a list of groups), so it is not read; the platform's CLI converts it.
-      message: isFileInsideRoot(root, "mint.json", NO_IGNORE_RULES)
-        ? "not found: every page is served and searchable, and there is no navigation (mint.json, the format before docs.json, is not read: convert it with `npx mint upgrade`)"
-        : "not found: every page is served and searchable, and there is no navigation",
+      // A repository with a mint.json (the format before docs.json) is read from it (`loadDocsJson`).
+      message: "not found: every page is served and searchable, and there is no navigation",
     });
   }
   // Pages docs.json lists in a part that cannot be read (reported above) are not in the
@@ -138,7 +134,8 @@ function loaderFindings(loaded: LoadedSite, docs: DocsJsonResult): Diagnostic[] 
     if (d.code !== undefined && VALIDATION_CODES.has(d.code)) continue; // docs.json validation, repeated
     if (d.path !== undefined && errorPaths.has(d.path)) continue;
     const pos = d.path !== undefined && d.line === undefined && docs.source !== undefined ? locate(docs.source, d.path, "value") : undefined;
-    out.push({ ...d, ...(pos !== undefined ? { file: pos.file, line: pos.line, column: pos.column } : {}) });
+    const path = d.path !== undefined && docs.mint !== undefined ? { path: docs.mint.writtenAt(d.path) } : {};
+    out.push({ ...d, ...(pos !== undefined ? { file: pos.file, line: pos.line, column: pos.column } : {}), ...path });
   }
   return out;
 }

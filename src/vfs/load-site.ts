@@ -373,13 +373,16 @@ function configServed(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: 
   // A docs.json that goes away while serving (a checkout, an `rm` then `cp` deploy) is a broken
   // one, not a site without one: serving the folder unconfigured would rename the tools and drop
   // the navigation under every client. Keep what was served; `reloadSite` logs the finding once.
-  if (previous?.site.config.present === true && docs.config?.present === false) {
+  // So is one that leaves a stale mint.json behind it (a repository that converted kept the old
+  // file): the site was not configured by it.
+  const toMint = docs.config?.olderFormat !== undefined && previous?.site.config.olderFormat === undefined;
+  if (previous?.site.config.present === true && (docs.config?.present === false || toMint)) {
     config = previous.site.config;
     diagnostics.push({
       severity: "error",
       file: "docs.json",
       code: LOAD_CODES.docsJsonMissing,
-      message: `docs.json is missing; still serving the last good configuration (${config.name}); put it back, or restart to serve this folder without one`,
+      message: `docs.json is missing; still serving the last good configuration (${config.name}); put it back, or restart to serve this folder ${toMint ? "from its mint.json" : "without one"}`,
     });
   }
   return { config, keptLastGood: docs.config === undefined && lastGood !== undefined };

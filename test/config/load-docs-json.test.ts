@@ -79,11 +79,11 @@ describe("loadDocsJson", () => {
     }
   });
 
-  it("without docs.json: the empty configuration, and docs.json is still watched", async () => {
+  it("without docs.json or mint.json: the empty configuration, and both are still watched", async () => {
     const root = tempRepo({ "index.mdx": page("Home") });
     const r = await loadDocsJson(root);
     expect(r.diagnostics).toEqual([]);
-    expect(r.files).toEqual(["docs.json"]);
+    expect(r.files).toEqual(["docs.json", "mint.json"]);
     expect(r.config).toMatchObject({ present: false, indexing: "all", navPages: new Map() });
   });
 

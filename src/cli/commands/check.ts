@@ -25,9 +25,10 @@ export const checkCommand = defineCommand({
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     } else {
       for (const d of report.diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
-      const refs = report.files.length - 1;
+      // A mint.json's list holds docs.json too (created later, it is read instead): not a $ref.
+      const refs = report.files.filter((f) => f !== report.configFile && f !== "docs.json").length;
       const pageCount = `${plural(report.pages, "page")}${report.generatedPages > 0 ? ` (+${report.generatedPages} generated from API specs)` : ""}`;
-      const what = !report.docsJson ? `checked ${pageCount} (no docs.json)` : `checked docs.json${refs > 0 ? ` (+${plural(refs, "$ref file")})` : ""} and ${pageCount}`;
+      const what = !report.docsJson ? `checked ${pageCount} (no docs.json)` : `checked ${report.configFile}${refs > 0 ? ` (+${plural(refs, "$ref file")})` : ""} and ${pageCount}`;
       const verdict = report.errors === 0 && report.warnings === 0 ? "no problems" : `${plural(report.errors, "error")}, ${plural(report.warnings, "warning")}`;
       io.stdout(`${what}: ${verdict}\n`);
     }

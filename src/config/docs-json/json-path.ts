@@ -57,3 +57,16 @@ export function parsePath(path: string): PropertyKey[] {
   }
   return out;
 }
+
+/** `a.b[2].c` -> `a.b[2]` -> `a.b` -> `a` -> ``. */
+export function parentPath(path: string): string {
+  if (path.endsWith("]")) {
+    // Either `[3]` or `["key"]` (the key may itself hold brackets: scan from the quote).
+    const quoted = path.endsWith('"]') ? path.lastIndexOf('["') : -1;
+    return path.slice(0, quoted !== -1 ? quoted : path.lastIndexOf("["));
+  }
+  const dot = path.lastIndexOf(".");
+  const bracket = path.lastIndexOf("]");
+  if (dot > bracket) return path.slice(0, dot);
+  return bracket === -1 ? "" : path.slice(0, bracket + 1);
+}

@@ -7,8 +7,9 @@ import { brokenNotWithdrawn } from "../broken-input.js";
 import { childPath } from "./json-path.js";
 import { type JsonSource, type Position, parseJsonSource } from "./json-source.js";
 
-/** Codes of the findings made while reading docs.json and its `$ref`s (listed in docs/docs-json.md). */
-export const SOURCE_CODES = ["read", "json", "json-too-deep", "duplicate-key", "ref", "ref-siblings"] as const;
+/** Codes of the findings made while reading docs.json and its `$ref`s (listed in docs/docs-json.md);
+ *  `mint-json`: the file read is a mint.json (`asDocsJson`). */
+export const SOURCE_CODES = ["read", "json", "json-too-deep", "duplicate-key", "ref", "ref-siblings", "mint-json"] as const;
 
 /** Reads a repository-relative file, or says why not (see `readInsideRoot`). */
 export type ReadText = (relPath: string) => InsideFile | Refusal;
@@ -44,7 +45,7 @@ export interface ResolvedJson {
  *  never outside the root, and a file the ignore rules exclude is refused like a missing one
  *  (docs.json itself excepted: it is the configuration, never served as a page). */
 export function fileReader(root: string, ignore: IgnoreRules): ReadText {
-  return (relPath) => readInsideRoot(root, relPath, { maxBytes: LIMITS.config.maxJsonBytes, ignore: relPath === "docs.json" ? NO_IGNORE_RULES : ignore });
+  return (relPath) => readInsideRoot(root, relPath, { maxBytes: LIMITS.config.maxJsonBytes, ignore: relPath === "docs.json" || relPath === "mint.json" ? NO_IGNORE_RULES : ignore });
 }
 
 /**

@@ -3,7 +3,7 @@ import { LINK_CODES } from "../inside-root.js";
 import { defaultResolveEntry, type ResolveEntry } from "./entries.js";
 import type { Position } from "./json-source.js";
 import { ELEMENT_TYPES } from "./elements.js";
-import { childPath, parsePath } from "./json-path.js";
+import { childPath, parentPath, parsePath } from "./json-path.js";
 import { type NavModel, readNavigation } from "./nav-model.js";
 import { isUnder, type ResolvedJson } from "./refs.js";
 import { RULES } from "./rules/index.js";
@@ -139,19 +139,6 @@ export function locate(resolved: ResolvedJson, path: string, at: "key" | "value"
     if (p === "") return undefined;
     p = parentPath(p);
   }
-}
-
-/** `a.b[2].c` -> `a.b[2]` -> `a.b` -> `a` -> ``. */
-export function parentPath(path: string): string {
-  if (path.endsWith("]")) {
-    // Either `[3]` or `["key"]` (the key may itself hold brackets: scan from the quote).
-    const quoted = path.endsWith('"]') ? path.lastIndexOf('["') : -1;
-    return path.slice(0, quoted !== -1 ? quoted : path.lastIndexOf("["));
-  }
-  const dot = path.lastIndexOf(".");
-  const bracket = path.lastIndexOf("]");
-  if (dot > bracket) return path.slice(0, dot);
-  return bracket === -1 ? "" : path.slice(0, bracket + 1);
 }
 
 /** Order findings by file (docs.json first, then `$ref`s as met, then others by name), then position. */

@@ -14,8 +14,10 @@ export interface CheckReport {
   readonly warnings: number;
   /** docs.json and its `$ref` files, repository-relative. */
   readonly files: readonly string[];
-  /** Whether the repository has a docs.json at all. */
+  /** Whether the repository has a docs.json at all (or a mint.json, read as one). */
   readonly docsJson: boolean;
+  /** The configuration file read: docs.json, or mint.json in a repository without one. */
+  readonly configFile: string;
   /** Pages from files, and pages generated from API specs. */
   readonly pages: number;
   readonly generatedPages: number;
@@ -45,6 +47,7 @@ export async function checkDocs(context: RepositoryContext): Promise<CheckReport
     warnings: result.warnings + rendering.length,
     files: result.docs.files,
     docsJson: result.docs.config?.present !== false,
+    configFile: result.docs.mint?.file ?? "docs.json",
     pages,
     generatedPages: all.length - pages,
   };

@@ -31,6 +31,7 @@ describe("checkDocs", () => {
       warnings: 3,
       files: ["docs.json"],
       docsJson: true,
+      configFile: "docs.json",
       pages: 2,
       generatedPages: 0,
     });
