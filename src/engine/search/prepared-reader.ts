@@ -29,6 +29,9 @@ export interface ReaderBranches {
    *  the table's keys again, in the order they were first given (the first unit beyond the
    *  table needs it; most starts never do). */
   replay?: boolean;
+  /** The table of the index before its last sync, whose navigation and rules were the same
+   *  (`SearchIndex.syncSteps`): its unchanged units' information is taken from it. */
+  before?: TwinTable;
 }
 
 /**
@@ -57,6 +60,16 @@ export interface TwinTable {
    *  (no unit's information was asked before it): only then can a restored copy number them
    *  again the same way (`ReaderBranches.replay`), and only such a table is stored. */
   readonly fresh: boolean;
+  /** What each unit's information was made of (a table made by `twinIndex`, not restored): the
+   *  next sync's table takes a unit's information when all three are the same objects. */
+  readonly made?: TwinTableUnits;
+}
+
+/** By unit id: its variant, page and place in the navigation. */
+export interface TwinTableUnits {
+  readonly variants: (object | undefined)[];
+  readonly pages: (object | undefined)[];
+  readonly placements: (object | undefined)[];
 }
 
 /** A restored table's information as stored (`PreparedReaderState`), with the units' sketches. */

@@ -1,7 +1,7 @@
 import { parseFrontMatter } from "../../../src/config/frontmatter.js";
 import { readPageMeta, titleFromPath } from "../../../src/config/page-meta.js";
 import { readSiteConfig } from "../../../src/config/read-site-config.js";
-import { emptySiteConfig } from "../../../src/config/site-config.js";
+import { emptySiteConfig, type SiteConfig } from "../../../src/config/site-config.js";
 import { pageOfFile, placePage } from "../../../src/vfs/page-routes.js";
 import { pagePathOf, type Site } from "../../../src/vfs/site.js";
 import type { Page } from "../../../src/vfs/page.js";
@@ -41,7 +41,7 @@ export function inlineSite(files: Record<string, string>, docs?: unknown, reuse?
     all.push(page);
     placePage(pages, shadowed, page);
   }
-  const config = docs === undefined ? emptySiteConfig("test") : readSiteConfig(docs, "test");
+  const config = docs === undefined ? emptySiteConfig("test") : configOf(docs);
   return {
     root: "/nonexistent",
     config,
@@ -50,4 +50,14 @@ export function inlineSite(files: Record<string, string>, docs?: unknown, reuse?
     ...(shadowed.size > 0 ? { shadowed } : {}),
     diagnostics: [],
   };
+}
+
+/** docs.json read once per object: an edit of pages alone keeps the configuration object, as the
+ *  loader's page reload does (what `SearchIndex.sync` keeps its reader branches by). */
+const configs = new WeakMap<object, SiteConfig>();
+function configOf(docs: unknown): SiteConfig {
+  if (docs === null || typeof docs !== "object") return readSiteConfig(docs, "test");
+  let config = configs.get(docs);
+  if (config === undefined) configs.set(docs, (config = readSiteConfig(docs, "test")));
+  return config;
 }
