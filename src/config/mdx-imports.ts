@@ -2,6 +2,7 @@ import { ImportType, type ImportSpecifier, initSync, parse as parseModule } from
 import { mdxNameUses, type NameUses } from "./mdx-name-uses.js";
 import { lookNameUses } from "./mdx-name-uses-by-look.js";
 import { appendAll } from "../arrays.js";
+import { scanTag } from "./jsx-tag-scan.js";
 /**
  * ESM `import` (and `export ... from`) statements of an MDX page, and removing some of them
  * with every use of the names they bind. A page that imports a file some readers may not read
@@ -317,7 +318,8 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
   for (const c of cores) {
     const from = lineStartOf(c.start);
     const to = lineEndOf(c.end);
-    if (/^[ \t]*$/.test(text.slice(from, c.start)) && /^[ \t\r]*$/.test(text.slice(c.end, to))) removed.push({ start: from, end: to === text.length ? to : to + 1 });
+    // A blockquote's markers before it are the line's container, not its text (adversary round 50 F4).
+    if (QUOTE_MARKERS_RE.test(text.slice(from, c.start)) && /^[ \t\r]*$/.test(text.slice(c.end, to))) removed.push({ start: from, end: to === text.length ? to : to + 1 });
     else inline.push(c);
   }
   // The body's lines: removed, blank, or kept (a line inside an element removed within its
@@ -334,7 +336,7 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
     while (c < inline.length && (inline[c] as Range).end <= at) c++;
     const inRemoved = r < removed.length && (removed[r] as Range).start <= at;
     const inInline = c < inline.length && (inline[c] as Range).start < at;
-    const kind = inRemoved ? "removed" : /^[ \t\r]*\n?$/.test(text.slice(at, end)) && !inInline ? "blank" : "kept";
+    const kind = inRemoved ? "removed" : blankLine(text, at, end) && !inInline ? "blank" : "kept";
     lines.push({ start: at, end, kind });
     at = end;
   }
@@ -358,7 +360,12 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
     const before = runs[i - 1];
     const after = runs[j + 1];
     const stays = (k: number): boolean => runs.slice(k).some((r) => !r.gap && !r.gone);
-    if (stays(j + 1) || before === undefined || runs.slice(0, i).every((r) => r.gap)) {
+    // A run last in a blockquote, a gap inside the quote before it and the quote's end after it:
+    // the gap inside goes, as the quote is written without the run (`> a\n>\n> <Secret />\n\nb`).
+    const quoteEnds =
+      before !== undefined && after !== undefined && after.gap && stays(j + 1) && quoteDepth(text, lines, after.from) < quoteDepth(text, lines, (runs[j] as Run).to - 1) && quoteDepth(text, lines, before.to - 1) >= quoteDepth(text, lines, (runs[j] as Run).to - 1);
+    if (quoteEnds) cuts.push({ start: before.start, end: (runs[j] as Run).end, keep: "" });
+    else if (stays(j + 1) || before === undefined || runs.slice(0, i).every((r) => r.gap)) {
       // Keep the gap before the run: the run and the gap after it go.
       cuts.push({ start: (runs[i] as Run).start, end: (after ?? (runs[j] as Run)).end, keep: "" });
     } else {
@@ -405,6 +412,33 @@ function cutOut(text: string, cores: readonly Range[], extra: readonly { start: 
   return out;
 }
 
+/** A blockquote's markers (`> `, `> > `) and the spaces around them, or nothing: what may stand before a use alone on its line. */
+const QUOTE_MARKERS_RE = /^(?:[ \t]*>)*[ \t]*$/;
+
+/** A line of nothing but blockquote markers. */
+const QUOTE_BLANK_RE = /^(?:[ \t]*>)+[ \t\r]*\n?$/;
+
+/**
+ * Whether the line `[at, end)` is blank: empty, or a blockquote's empty line (`>`), which is a gap
+ * inside the quote as an empty line is outside it. A `>` alone also ends a tag written over lines
+ * (`<Card\n  title="Run"\n>`): it is the quote's only where a line beside it is quoted.
+ */
+function blankLine(text: string, at: number, end: number): boolean {
+  const line = text.slice(at, end);
+  if (/^[ \t\r]*\n?$/.test(line)) return true;
+  if (!QUOTE_BLANK_RE.test(line)) return false;
+  const previous = at === 0 ? "" : text.slice(text.lastIndexOf("\n", at - 2) + 1, at);
+  return /^[ \t]*>/.test(previous) || /^[ \t]*>/.test(text.slice(end, end + 64));
+}
+
+/** How many blockquotes hold line `n` (its leading `>` markers). */
+function quoteDepth(text: string, lines: readonly Line[], n: number): number {
+  const line = lines[n];
+  if (line === undefined) return 0;
+  const prefix = /^(?:[ \t]*>)*/.exec(text.slice(line.start, line.end)) as RegExpExecArray;
+  return prefix[0].split(">").length - 1;
+}
+
 /** A line of a page's body, and whether a removal takes it (`cutOut`). */
 interface Line {
   readonly start: number;
@@ -433,6 +467,10 @@ function elementEdgeCuts(text: string, lines: readonly Line[], runs: readonly Ru
   const cuts: { start: number; end: number; keep: string }[] = [];
   const kept = (run: Run): boolean => !run.gap && !run.gone;
   const lineText = (n: number): string => text.slice((lines[n] as Line).start, (lines[n] as Line).end);
+  // The element's content on both sides and the lines removed are in one blockquote: a gap at a
+  // quote's edge separates the quote from what is outside it, and stays. Blocks are compared by
+  // their first lines: a `>` alone may end a tag written over lines.
+  const oneQuote = (...at: number[]): boolean => at.every((n) => quoteDepth(text, lines, n) === quoteDepth(text, lines, at[0] as number));
   let before = -1;
   runs.forEach((run, i) => {
     if (!kept(run)) return;
@@ -442,7 +480,7 @@ function elementEdgeCuts(text: string, lines: readonly Line[], runs: readonly Ru
     if (previous < 0 || previous === i - 1) return;
     let lead = run.from;
     while (lead < run.to && (lines[lead] as Line).kind === "removed") lead++;
-    if (lead > run.from && lead < run.to && CLOSING_TAG_LINE_RE.test(lineText(lead))) cuts.push({ start: (runs[previous + 1] as Run).start, end: (lines[lead - 1] as Line).end, keep: "" });
+    if (lead > run.from && lead < run.to && oneQuote((runs[previous] as Run).from, run.from, lead) && CLOSING_TAG_LINE_RE.test(lineText(lead))) cuts.push({ start: (runs[previous + 1] as Run).start, end: (lines[lead - 1] as Line).end, keep: "" });
   });
   let after = -1;
   for (let i = runs.length - 1; i >= 0; i--) {
@@ -455,23 +493,54 @@ function elementEdgeCuts(text: string, lines: readonly Line[], runs: readonly Ru
     let tail = run.to;
     while (tail > run.from && (lines[tail - 1] as Line).kind === "removed") tail--;
     if (tail === run.to || tail === run.from) continue;
-    // The opening tag ends on the last kept line and starts on the last kept line starting with `<`.
-    let open = tail - 1;
-    while (open > run.from && !/^[ \t]*</.test(lineText(open))) open--;
-    const tag = text.slice((lines[open] as Line).start, (lines[tail - 1] as Line).end);
-    if (OPENING_TAG_RE.test(tag)) cuts.push({ start: (lines[tail] as Line).start, end: (runs[next] as Run).start, keep: "" });
+    if (oneQuote(run.from, tail, (runs[next] as Run).from) && endsWithOpeningTag(text, lines, run.from, tail)) cuts.push({ start: (lines[tail] as Line).start, end: (runs[next] as Run).start, keep: "" });
   }
   return cuts;
 }
 
-/** An attribute of a tag: a name with a quoted or braced value (braces nested once), or a spread. */
-const TAG_ATTRIBUTE = String.raw`(?:\s+[\w:.$-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|\{(?:[^{}"']|"[^"]*"|'[^']*'|\{[^{}]*\})*\}))?|\s*\{(?:[^{}]|\{[^{}]*\})*\})`;
+/** What may stand before a tag at the start of its line: blockquote markers and list item markers (`> - <Tab>`, `1. <Tab>`). */
+const LINE_CONTAINERS_RE = /^(?:[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t])))*[ \t]*/;
 
-/** A line holding a closing tag (`</Tab>`, `</>`) alone. */
-const CLOSING_TAG_LINE_RE = /^[ \t]*<\/[\w:.$-]*\s*>[ \t\r]*\n?$/;
+/**
+ * Whether lines `[from, to)` end with an opening tag alone (`<Tab title="A">`, over lines too,
+ * not self-closing), starting at a line's start after its containers. The lines are read forward
+ * once, each tag read whole (`scanTag`): a line of an attribute starting with `<` is inside its
+ * tag, not a tag's start (adversary round 50 F4). A continuation line's markers of the quote
+ * holding the block are taken off, as MDX reads the tag inside it.
+ */
+function endsWithOpeningTag(text: string, lines: readonly Line[], from: number, to: number): boolean {
+  const depth = quoteDepth(text, lines, from);
+  let s = "";
+  const starts: number[] = [];
+  for (let n = from; n < to; n++) {
+    starts.push(s.length);
+    let line = text.slice((lines[n] as Line).start, (lines[n] as Line).end);
+    for (let d = 0; d < depth; d++) line = line.replace(/^[ \t]*>/, "");
+    s += line;
+  }
+  const lineOf = (k: number, at: number): number => {
+    while (k + 1 < starts.length && (starts[k + 1] as number) <= at) k++;
+    return k;
+  };
+  for (let k = 0; k < starts.length; ) {
+    const at = (starts[k] as number) + (LINE_CONTAINERS_RE.exec(s.slice(starts[k], starts[k + 1])) as RegExpExecArray)[0].length;
+    if (s[at] !== "<" || s[at + 1] === "/") {
+      k++;
+      continue;
+    }
+    const tag = scanTag(s, at);
+    // A tag not closed in the block: what follows is inside it or unread, and no line opens an element.
+    if (tag === undefined) return false;
+    const last = lineOf(k, tag.end - 1);
+    const alone = /^[ \t\r]*\n?$/.test(s.slice(tag.end, starts[last + 1]));
+    if (last === starts.length - 1) return alone && !tag.selfClosing;
+    k = last + 1;
+  }
+  return false;
+}
 
-/** Lines holding an opening tag alone (`<Tab title="A">`, over lines too; not self-closing). */
-const OPENING_TAG_RE = new RegExp(String.raw`^[ \t]*<[A-Za-z_$][\w:.$-]*${TAG_ATTRIBUTE}*\s*>[ \t\r]*\n?$`);
+/** A line holding a closing tag (`</Tab>`, `</>`) alone, after the markers of blockquotes holding it. */
+const CLOSING_TAG_LINE_RE = /^(?:[ \t]*>)*[ \t]*<\/[\w:.$-]*\s*>[ \t\r]*\n?$/;
 
 /** `export const|let|var|function|class Name` at the start of a statement in an ESM block. */
 const EXPORT_DECLARATION_RE = /^export\s+(?:const|let|var|function\*?|class)\s+([\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*)/u;

@@ -220,6 +220,26 @@ describe("removeImports", () => {
       // Between prose the gaps stay as before; an element left holding nothing goes (`mdxNameUses`).
       [["Public text", "", "<Secret />", "More text"], ["Public text", "", "More text"]],
       [["Intro.", "", "<Note>", "  <Secret />", "</Note>"], ["Intro."]],
+      // Adversary round 50, F4: inside a blockquote (its `>` line went with the use, and `>` is
+      // the quote's blank line), and in list items.
+      [['> <Tab title="A">', "> Text A", ">", "> <Secret />", "> </Tab>"], ['> <Tab title="A">', "> Text A", "> </Tab>"]],
+      [['> <Tab title="A">', "> <Secret />", ">", "> Text A", "> </Tab>"], ['> <Tab title="A">', "> Text A", "> </Tab>"]],
+      [['> <Tab title="A">', "> Text A", "> <Secret />", "> </Tab>"], ['> <Tab title="A">', "> Text A", "> </Tab>"]],
+      [["> <Card", '>   title="x"', "> >", "> <Secret />", ">", "> Text A", "> </Card>"], ["> <Card", '>   title="x"', "> >", "> Text A", "> </Card>"]],
+      [["> Quote", ">", "> <Secret />", ">", "> More"], ["> Quote", ">", "> More"]],
+      [["> Quote", ">", "> <Secret />", "", "After"], ["> Quote", "", "After"]],
+      [["Intro", "", "> <Secret />", ">", "> Quote"], ["Intro", "", "> Quote"]],
+      [["> Quote", ">", "> <Secret />"], ["> Quote"]],
+      [["> - <Tab>", ">   <Secret />", ">", ">   Text", ">   </Tab>"], ["> - <Tab>", ">   Text", ">   </Tab>"]],
+      [['1. <Tab title="A">', "   <Secret />", "", "   Text A", "   </Tab>"], ['1. <Tab title="A">', "   Text A", "   </Tab>"]],
+      [['- <Tab title="A">', "  Text A", "", "  <Secret />", "  </Tab>"], ['- <Tab title="A">', "  Text A", "  </Tab>"]],
+      // Attributes over lines, one starting with `<`; braces to any depth; strings, templates and `>` in expressions.
+      [["<Tab icon={", '  <Icon name="x" />', "}>", "<Secret />", "", "Text A", "</Tab>"], ["<Tab icon={", '  <Icon name="x" />', "}>", "Text A", "</Tab>"]],
+      [['<Tab title="a', '<b>">', "<Secret />", "", "Text A", "</Tab>"], ['<Tab title="a', '<b>">', "Text A", "</Tab>"]],
+      [["<Tab title={{ a: { b: { c: 1 } } }}>", "<Secret />", "", "Text A", "</Tab>"], ["<Tab title={{ a: { b: { c: 1 } } }}>", "Text A", "</Tab>"]],
+      [['<Tab title={`a ${"}"} b`} x={a > b} {...rest}>', "<Secret />", "", "Text A", "</Tab>"], ['<Tab title={`a ${"}"} b`} x={a > b} {...rest}>', "Text A", "</Tab>"]],
+      // A multi-line tag ended by `>` alone is no blockquote; an expression line before the use opens nothing: the gap stays.
+      [["<Tab>", "Text A", "", "{/* c */}", "<Secret />", "</Tab>"], ["<Tab>", "Text A", "", "{/* c */}", "</Tab>"]],
     ];
     for (const [lines, expected] of cases) {
       for (const eol of ["\n", "\r\n"]) {
