@@ -5,6 +5,7 @@ import type { Segments } from "./prune-spec.js";
 import { HTTP_METHODS } from "./model.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
 import { appendAll } from "../../arrays.js";
+import { isDataValue } from "./data-values.js";
 import { asyncPartValues, followInternal } from "../asyncapi/async-parts.js";
 
 /**
@@ -143,6 +144,8 @@ export function strayMetadataParts(document: Record<string, unknown>, kind: "ope
       const entries: [string | number, unknown][] = Array.isArray(node) ? node.map((v, i) => [i, v]) : Object.entries(node);
       for (const [k, v] of entries) {
         if (typeof v !== "object" || v === null) continue;
+        // An example's `x-svc` is data shown as written, no rule.
+        if (isDataValue(k, v, [where.at(-1), where.at(-2), where.at(-3)])) continue;
         where.push(k);
         // Inside a stray part, the part already goes whole.
         if (visit(v) && rule === undefined) found = true;

@@ -4,6 +4,7 @@ import type { SpecWarning } from "./spec-warning.js";
 import { applyDeletions, refSegments, refsInto, type Segments } from "./prune-spec.js";
 import { everyPartOfDocument, type MetadataPart, pagePartsOfDocument, strayMetadataParts } from "./restricted-parts.js";
 import { appendAll } from "../../arrays.js";
+import { isDataValue } from "./data-values.js";
 import { followInternal } from "../asyncapi/async-parts.js";
 
 /**
@@ -118,6 +119,8 @@ function looseGroupsWarnings(document: Record<string, unknown>): SpecWarning[] {
     for (let a: At | undefined = at; a?.parent !== undefined; a = a.parent) keys.push(a.key);
     return keys.reverse().join(".");
   };
+  // The key an object is under; none for the document.
+  const keyOf = (a: At | undefined): string | undefined => (a?.parent === undefined ? undefined : a.key);
   const stack: At[] = [{ node: document, key: "", parent: undefined }];
   const seen = new Set<object>();
   while (stack.length > 0) {
@@ -139,7 +142,8 @@ function looseGroupsWarnings(document: Record<string, unknown>): SpecWarning[] {
     // Pushed last first, so they are walked in document order.
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, value] = entries[i] as [string, unknown];
-      if (typeof value === "object" && value !== null) stack.push({ node: value, key, parent: at });
+      // An example's `x-svc` is data, read as no rule (`strayMetadataParts`): nothing to warn of.
+      if (typeof value === "object" && value !== null && !isDataValue(Array.isArray(node) ? Number(key) : key, value, [keyOf(at), keyOf(at.parent), keyOf(at.parent?.parent)])) stack.push({ node: value, key, parent: at });
     }
   }
   return out;
