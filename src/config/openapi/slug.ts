@@ -40,12 +40,17 @@ export function operationPagePath(op: ApiOperation, directory: string | undefine
   return "/" + [dir, tag, operationSlug(op)].filter((s) => s !== "").join("/");
 }
 
-/** `/Reference/Users/` -> `/reference/users`: how an `href` names a page. */
+/**
+ * `/Reference/Users/` -> `/reference/users`: how an `href` names a page. `/` is the site's root
+ * page, `/index` (the file `index.mdx`), as a link to `/` is: a page at `/` itself was a file
+ * `/.mdx` that `ls /` hides (adversary round 49 N2).
+ */
 export function hrefToPagePath(href: string): string {
   let p = href.trim().toLowerCase();
   if (!p.startsWith("/")) p = `/${p}`;
   while (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
-  return p.replace(/\.(mdx|md)$/, "");
+  p = p.replace(/\.(mdx|md)$/, "");
+  return p === "/" ? "/index" : p;
 }
 
 /** Page path of an AsyncAPI channel page: `/<directory>/<channel title or id>`. */
