@@ -19,7 +19,8 @@ export function resolveEntryFromSite(site: Site, titleOf: (pagePath: string) => 
     switch (r.kind) {
       case "api-page": {
         const title = titleOf(r.pagePath);
-        return { kind: "operation", page: r.pagePath, ...(title !== undefined ? { title } : {}) };
+        // The spec the page is made from: an element may name several, the first not holding it.
+        return { kind: "operation", page: r.pagePath, spec: r.spec, ...(title !== undefined ? { title } : {}) };
       }
       case "not-generated":
         return { kind: "operation" };

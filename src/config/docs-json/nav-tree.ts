@@ -144,6 +144,8 @@ export interface NavOperationNode {
 export interface GeneratedNavPage {
   readonly page: string;
   readonly title: string;
+  /** The spec file it is made from; the element's first when unsaid. */
+  readonly spec?: string;
   /** The tag group it is listed in (the operation's first tag). */
   readonly group?: string;
 }
@@ -297,7 +299,7 @@ class TreeConverter {
   /** Whole-spec pages under an element: in tag groups, in the order the API reference lists them. */
   private generatedNodes(el: ElementNode): NavNode[] {
     const spec = el.context.openapi?.sources[0]?.source ?? null;
-    const op = (g: GeneratedNavPage): NavOperationNode => ({ kind: "operation", entry: null, title: g.title, page: g.page, spec, path: el.path });
+    const op = (g: GeneratedNavPage): NavOperationNode => ({ kind: "operation", entry: null, title: g.title, page: g.page, spec: g.spec ?? spec, path: el.path });
     const out: NavNode[] = [];
     const groups = new Map<string, NavOperationNode[]>();
     for (const g of this.options.generatedUnder?.(el.path) ?? []) {

@@ -40,6 +40,8 @@ export interface ApiNavItem {
   readonly element: string;
   /** JSON path of the entry that selected it; absent for pages generated from a whole spec. */
   readonly entry?: string;
+  /** The spec file the page is made from, as docs.json names it (normalised): an element may name several (`nav`). */
+  readonly spec: string;
   /** For pages generated from a whole spec: the tag group they are listed in. */
   readonly group?: string;
   readonly pagePath: string;
@@ -47,7 +49,7 @@ export interface ApiNavItem {
 
 /** How one navigation entry resolved (for `check` and `nav`: these entries are not files). */
 export type EntryResolution =
-  | { readonly kind: "api-page"; readonly pagePath: string }
+  | { readonly kind: "api-page"; readonly pagePath: string; readonly spec: string }
   /** Skipped (validation errors), unverifiable (spec not loaded) or no `openapi`: reported. */
   | { readonly kind: "not-generated" }
   /** Looked like an operation but matched none: a file path, checked by `check`. */
@@ -359,7 +361,7 @@ function renamePages(explicit: ExplicitEntries, paths: ReadonlyMap<string, strin
     const item = nav[i] as ApiNavItem;
     nav[i] = { ...item, pagePath: paths.get(item.pagePath) ?? item.pagePath };
   }
-  for (const [k, v] of entries) if (v.kind === "api-page") entries.set(k, { kind: "api-page", pagePath: paths.get(v.pagePath) ?? v.pagePath });
+  for (const [k, v] of entries) if (v.kind === "api-page") entries.set(k, { ...v, pagePath: paths.get(v.pagePath) ?? v.pagePath });
 }
 
 /**
@@ -410,9 +412,9 @@ interface ExplicitEntries {
 /** Phase 2: explicit entries, in navigation order. */
 function planExplicitEntries(input: PlanInput, specs: LoadedSpecs, table: PageTable, diagnostics: Diagnostic[]): ExplicitEntries {
   const out: ExplicitEntries = { nav: [], entries: new Map(), sources: new Set(), channels: new Set() };
-  const place = (el: NavSpecElement, entryPath: string, pagePath: string): void => {
-    out.nav.push({ element: el.path, entry: entryPath, pagePath });
-    out.entries.set(entryPath, { kind: "api-page", pagePath });
+  const place = (el: NavSpecElement, entryPath: string, pagePath: string, spec: string): void => {
+    out.nav.push({ element: el.path, entry: entryPath, pagePath, spec });
+    out.entries.set(entryPath, { kind: "api-page", pagePath, spec });
   };
   for (const el of input.refs.elements) {
     const defaults = el.openapi.map((s) => s.source);
@@ -422,7 +424,7 @@ function planExplicitEntries(input: PlanInput, specs: LoadedSpecs, table: PageTa
       if (channel !== undefined) {
         out.channels.add(channel.spec.source);
         const dir = directoryFor(el, input.refs, "asyncapi", channel.spec.source);
-        place(el, entry.path, table.add(channelPagePath(channel.channel, dir), { kind: "channel", ...channel }, el.placement));
+        place(el, entry.path, table.add(channelPagePath(channel.channel, dir), { kind: "channel", ...channel }, el.placement), channel.spec.source);
         continue;
       }
       const parsed = parseOperationEntry(entry.value);
@@ -433,7 +435,7 @@ function planExplicitEntries(input: PlanInput, specs: LoadedSpecs, table: PageTa
       if (outcome.kind === "operation") {
         const { spec, operation } = outcome;
         const dir = directoryFor(el, input.refs, "openapi", spec.source);
-        place(el, entry.path, table.add(operationPagePath(operation, dir), { kind: "operation", spec, operation }, el.placement));
+        place(el, entry.path, table.add(operationPagePath(operation, dir), { kind: "operation", spec, operation }, el.placement), spec.source);
       } else if (outcome.kind === "no-match") {
         out.entries.set(entry.path, { kind: "file", reason: outcome.reason });
         const pagePath = toPagePath(entry.value);
@@ -473,7 +475,7 @@ function planWholeSpecs(refs: NavSpecReferences, specs: LoadedSpecs, table: Page
         const group = operation.tags[0];
         const placement = operation.hidden ? undefined : { ...el.placement, breadcrumbs: [...el.placement.breadcrumbs, ...(group !== undefined ? [group] : [])] };
         const pagePath = table.add(operationPagePath(operation, src.directory), { kind: "operation", spec, operation }, placement);
-        if (!operation.hidden) explicit.nav.push({ element: el.path, ...(group !== undefined ? { group } : {}), pagePath });
+        if (!operation.hidden) explicit.nav.push({ element: el.path, ...(group !== undefined ? { group } : {}), pagePath, spec: spec.source });
       }
     }
     for (const src of el.ownAsyncapi ?? []) {
@@ -481,7 +483,7 @@ function planWholeSpecs(refs: NavSpecReferences, specs: LoadedSpecs, table: Page
       if (spec === undefined || explicit.channels.has(src.source)) continue;
       for (const channel of spec.channels) {
         const pagePath = table.add(channelPagePath(channel, src.directory), { kind: "channel", spec, channel }, channel.hidden ? undefined : el.placement);
-        if (!channel.hidden) explicit.nav.push({ element: el.path, pagePath });
+        if (!channel.hidden) explicit.nav.push({ element: el.path, pagePath, spec: spec.source });
       }
     }
   }
@@ -672,7 +674,7 @@ function resolveFrontMatterConflicts(
         const item = nav[i] as ApiNavItem;
         if (item.pagePath === generated) nav[i] = { ...item, pagePath: fm.pagePath };
       }
-      for (const [k, v] of entries) if (v.kind === "api-page" && v.pagePath === generated) entries.set(k, { kind: "api-page", pagePath: fm.pagePath });
+      for (const [k, v] of entries) if (v.kind === "api-page" && v.pagePath === generated) entries.set(k, { ...v, pagePath: fm.pagePath });
       continue;
     }
     const where = explicit.nav.find((n) => n.pagePath === generated);
