@@ -20,7 +20,7 @@ export function resolveEntryFromSite(site: Site, titleOf: (pagePath: string) => 
       case "api-page": {
         const title = titleOf(r.pagePath);
         // The spec the page is made from: an element may name several, the first not holding it.
-        return { kind: "operation", page: r.pagePath, spec: r.spec, ...(title !== undefined ? { title } : {}) };
+        return { kind: "operation", page: r.pagePath, ...(r.spec !== undefined ? { spec: r.spec } : {}), ...(title !== undefined ? { title } : {}) };
       }
       case "not-generated":
         return { kind: "operation" };

@@ -53,7 +53,7 @@ export function navigationOfSite(site: Site, options: SiteNavigationOptions = {}
   for (const item of site.api?.plan.nav ?? []) {
     if (item.entry !== undefined) continue;
     const list = generated.get(item.element) ?? [];
-    list.push({ page: item.pagePath, title: shownPage(item.pagePath)?.title ?? item.pagePath, spec: item.spec, ...(item.group !== undefined ? { group: item.group } : {}) });
+    list.push({ page: item.pagePath, title: shownPage(item.pagePath)?.title ?? item.pagePath, ...(item.spec !== undefined ? { spec: item.spec } : {}), ...(item.group !== undefined ? { group: item.group } : {}) });
     generated.set(item.element, list);
   }
   const tree = buildNavTree(document, readNavigation(document), {

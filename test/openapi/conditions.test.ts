@@ -174,7 +174,7 @@ describe("OpenAPI configuration conditions", () => {
     });
     expect(lines(site)).toEqual([]);
     expect(generated(site)).toEqual(["/api-reference/pets/list-pets"]);
-    expect(site.api?.plan.nav).toEqual([{ element: "navigation.groups[0].pages[1]", entry: "navigation.groups[0].pages[1].pages[0]", pagePath: "/api-reference/pets/list-pets" }]);
+    expect(site.api?.plan.nav).toEqual([{ element: "navigation.groups[0].pages[1]", entry: "navigation.groups[0].pages[1].pages[0]", pagePath: "/api-reference/pets/list-pets", spec: "openapi.json" }]);
   });
 
   it("an MDX page and a navigation entry for the same operation: both pages stand, with a warning (the platform builds both)", async () => {
@@ -196,7 +196,7 @@ describe("OpenAPI configuration conditions", () => {
     const site = await load({ "docs.json": nav(["GET /users", "users"]), "openapi.json": spec, "users.mdx": "---\nopenapi: GET /users\n---\nOur users." });
     expect(lines(site)).toEqual([]);
     expect(generated(site)).toEqual([]);
-    expect(site.api?.plan.entries.get("navigation.groups[0].pages[0]")).toEqual({ kind: "api-page", pagePath: "/users" });
+    expect(site.api?.plan.entries.get("navigation.groups[0].pages[0]")).toEqual({ kind: "api-page", pagePath: "/users", spec: "openapi.json" });
     expect(site.api?.pages.get("/users")?.generated).toBe(false);
   });
 
@@ -222,10 +222,10 @@ describe("OpenAPI configuration conditions", () => {
     const site = await load({ "docs.json": nav(["intro"], { source: "./openapi.json", directory: "Reference/Store" }), "openapi.json": usersSpec(), "intro.mdx": "# Intro" });
     expect(lines(site)).toEqual([]);
     expect(site.api?.plan.nav).toEqual([
-      { element: "navigation.groups[0]", group: "Users", pagePath: "/reference/store/users/list-users" },
-      { element: "navigation.groups[0]", group: "Users", pagePath: "/reference/store/users/create-user" },
-      { element: "navigation.groups[0]", group: "Users", pagePath: "/reference/store/users/get-user" },
-      { element: "navigation.groups[0]", group: "Pets", pagePath: "/reference/store/pets/list-pets" },
+      { element: "navigation.groups[0]", group: "Users", pagePath: "/reference/store/users/list-users", spec: "openapi.json" },
+      { element: "navigation.groups[0]", group: "Users", pagePath: "/reference/store/users/create-user", spec: "openapi.json" },
+      { element: "navigation.groups[0]", group: "Users", pagePath: "/reference/store/users/get-user", spec: "openapi.json" },
+      { element: "navigation.groups[0]", group: "Pets", pagePath: "/reference/store/pets/list-pets", spec: "openapi.json" },
     ]);
   });
 

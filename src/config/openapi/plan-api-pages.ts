@@ -40,8 +40,9 @@ export interface ApiNavItem {
   readonly element: string;
   /** JSON path of the entry that selected it; absent for pages generated from a whole spec. */
   readonly entry?: string;
-  /** The spec file the page is made from, as docs.json names it (normalised): an element may name several (`nav`). */
-  readonly spec: string;
+  /** The OpenAPI file an operation's page is made from, as docs.json names it (normalised): an
+   *  element may name several (`nav`). None for a channel's page (`nav` names OpenAPI files only). */
+  readonly spec?: string;
   /** For pages generated from a whole spec: the tag group they are listed in. */
   readonly group?: string;
   readonly pagePath: string;
@@ -49,7 +50,7 @@ export interface ApiNavItem {
 
 /** How one navigation entry resolved (for `check` and `nav`: these entries are not files). */
 export type EntryResolution =
-  | { readonly kind: "api-page"; readonly pagePath: string; readonly spec: string }
+  | { readonly kind: "api-page"; readonly pagePath: string; readonly spec?: string }
   /** Skipped (validation errors), unverifiable (spec not loaded) or no `openapi`: reported. */
   | { readonly kind: "not-generated" }
   /** Looked like an operation but matched none: a file path, checked by `check`. */
@@ -412,9 +413,9 @@ interface ExplicitEntries {
 /** Phase 2: explicit entries, in navigation order. */
 function planExplicitEntries(input: PlanInput, specs: LoadedSpecs, table: PageTable, diagnostics: Diagnostic[]): ExplicitEntries {
   const out: ExplicitEntries = { nav: [], entries: new Map(), sources: new Set(), channels: new Set() };
-  const place = (el: NavSpecElement, entryPath: string, pagePath: string, spec: string): void => {
-    out.nav.push({ element: el.path, entry: entryPath, pagePath, spec });
-    out.entries.set(entryPath, { kind: "api-page", pagePath, spec });
+  const place = (el: NavSpecElement, entryPath: string, pagePath: string, spec?: string): void => {
+    out.nav.push({ element: el.path, entry: entryPath, pagePath, ...(spec !== undefined ? { spec } : {}) });
+    out.entries.set(entryPath, { kind: "api-page", pagePath, ...(spec !== undefined ? { spec } : {}) });
   };
   for (const el of input.refs.elements) {
     const defaults = el.openapi.map((s) => s.source);
@@ -424,7 +425,7 @@ function planExplicitEntries(input: PlanInput, specs: LoadedSpecs, table: PageTa
       if (channel !== undefined) {
         out.channels.add(channel.spec.source);
         const dir = directoryFor(el, input.refs, "asyncapi", channel.spec.source);
-        place(el, entry.path, table.add(channelPagePath(channel.channel, dir), { kind: "channel", ...channel }, el.placement), channel.spec.source);
+        place(el, entry.path, table.add(channelPagePath(channel.channel, dir), { kind: "channel", ...channel }, el.placement));
         continue;
       }
       const parsed = parseOperationEntry(entry.value);
@@ -483,7 +484,7 @@ function planWholeSpecs(refs: NavSpecReferences, specs: LoadedSpecs, table: Page
       if (spec === undefined || explicit.channels.has(src.source)) continue;
       for (const channel of spec.channels) {
         const pagePath = table.add(channelPagePath(channel, src.directory), { kind: "channel", spec, channel }, channel.hidden ? undefined : el.placement);
-        if (!channel.hidden) explicit.nav.push({ element: el.path, pagePath, spec: spec.source });
+        if (!channel.hidden) explicit.nav.push({ element: el.path, pagePath });
       }
     }
   }
