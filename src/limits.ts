@@ -699,14 +699,18 @@ export const LIMITS = {
     rememberedSignedIn: 4_096,
     /** How long a caller counts as signed in after its last verified request: an access token's life. */
     signedInForMs: 60 * 60 * 1000,
-    /** Turns of the event loop in a row a ready search waits while the server is accepting
-     *  connections (one was accepted in the turn just past; `CallerTurns.yieldTo`). Node 20 accepts
-     *  one connection per turn, and with a search in every turn a flood of new connections (each
+    /** Turns of the event loop a ready search waits while the server is accepting connections
+     *  (one was accepted in the turn just past; `CallerTurns.yieldTo`). Node 20 accepts one
+     *  connection per turn, and with a search in every turn a flood of new connections (each
      *  refilled as it was answered) kept the kernel's queue of connections full: another caller's
-     *  new connection waited behind all of them, a search each, p95 1.6-2.1 s (issue 25).
-     *  Accepting one costs well under a millisecond; 64 bounds how long a stream of connections
-     *  (from however many addresses) holds searches back per search. */
-    searchTurnsYieldedToConnections: 64,
+     *  new connection waited behind all of them, a search each, p95 1.6-2.1 s (issue 25). Bounded
+     *  in turns (never by the clock), and a turn's length is the flood's to stretch (page renders
+     *  made turns of 0.3-0.5 s: adversary round 51 F2), so both bounds are small. `inARow`: 8 turns
+     *  before each search starts, so connections are accepted 9 times as fast as searches run
+     *  while a flood's searches queue (the order-based test of issue 25 holds with 8, not with 4).
+     *  `inAll`: one search waits at most 32 turns for connections whatever is ahead of it (before,
+     *  64 turns in a row restarted for every search, so a search behind others waited 64 each). */
+    searchTurnsYieldedToConnections: { inARow: 8, inAll: 32 },
     /** Connections of one caller (an address, an IPv6 /64) read or being answered at once; its
      *  further new connections wait accepted and unread, in order, until one is answered
      *  (`CallerReading`). Accepted, they are out of the kernel's one queue of connections to

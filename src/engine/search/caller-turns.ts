@@ -4,8 +4,18 @@ export type TurnEvent =
   | { readonly t: "queued"; readonly caller: string | undefined }
   /** Its turn came: it runs now. */
   | { readonly t: "run"; readonly caller: string | undefined }
+  /** A turn of the event loop passed with no search started, I/O arriving took it (`CallerTurns.yieldTo`): every ready search waits a turn more; `caller` is the first's. */
+  | { readonly t: "yielded"; readonly caller: string | undefined }
   /** Its caller gave it up (a dropped HTTP request, `notifications/cancelled`, a closed session) before it ran: it never runs. */
   | { readonly t: "given-up"; readonly caller: string | undefined };
+
+/** How many turns of the event loop I/O may take from the searches (`CallerTurns.yieldTo`). */
+export interface YieldBound {
+  /** Turns in a row before the next search starts: each search in a queue costs the searches behind it this many. */
+  readonly inARow: number;
+  /** Turns in all that one search waits, counted from when it became ready, whatever is ahead of it. */
+  readonly inAll: number;
+}
 
 /** A search waiting for its turn. */
 interface Waiter {
@@ -14,6 +24,8 @@ interface Waiter {
   readonly resolve: (end: (() => void) | undefined) => void;
   /** Stops listening to `signal`. */
   unlisten: () => void;
+  /** `CallerTurns.yieldedTurns` when it became ready (its caller's turn): the turns given up since are what it has waited for I/O. */
+  yieldedAtReady: number;
 }
 
 /**
@@ -52,10 +64,12 @@ export class CallerTurns {
   /** `whenIdle`'s waiters, and whether a check for them is due at the next check phase. */
   private readonly idle: (() => void)[] = [];
   private idleCheck = false;
-  /** I/O that a ready search gives way to (`yieldTo`), and how many turns in a row each may take. */
-  private readonly yields = new Set<{ readonly waiting: () => boolean; readonly atMost: number }>();
-  /** Turns given up in a row to `yields` since the last search started. */
-  private yielded = 0;
+  /** I/O that a ready search gives way to (`yieldTo`), and how many turns it may take. */
+  private readonly yields = new Set<{ readonly waiting: () => boolean; readonly atMost: YieldBound }>();
+  /** Turns given up to `yields` since this was made: a ready search has waited for I/O the turns given up since it became ready. */
+  private yieldedTurns = 0;
+  /** Turns given up in a row since the last search started. */
+  private yieldedInARow = 0;
 
   /**
    * Wait for the search's turn; resolves to the function that ends it (call it in a `finally`),
@@ -68,7 +82,7 @@ export class CallerTurns {
       return Promise.resolve(undefined);
     }
     return new Promise((resolve) => {
-      const waiter: Waiter = { caller, signal, resolve, unlisten: () => {} };
+      const waiter: Waiter = { caller, signal, resolve, unlisten: () => {}, yieldedAtReady: this.yieldedTurns };
       if (signal !== undefined) {
         const onAbort = (): void => this.giveUp(waiter);
         signal.addEventListener("abort", onAbort, { once: true });
@@ -78,7 +92,7 @@ export class CallerTurns {
       if (own !== undefined) own.push(waiter);
       else {
         if (caller !== undefined) this.waiting.set(caller, []);
-        this.ready.push(waiter);
+        this.makeReady(waiter);
       }
       this.emit({ t: "queued", caller });
       this.dispatch();
@@ -107,15 +121,17 @@ export class CallerTurns {
 
   /**
    * Let `waiting` (asked once per turn, just before a search would start) hold the next search
-   * back a turn while it answers true, at most `atMost` turns in a row. The HTTP server says
+   * back a turn while it answers true, at most `atMost.inARow` turns in a row and
+   * `atMost.inAll` turns in all for any one search. The HTTP server says
    * whether it accepted a connection in the turn just past: Node 20 (libuv 1.46) accepts one
    * connection per turn of the event loop, so with a search in every turn, a flood of new
    * connections (each refilled as it is answered) kept the kernel's queue of connections to
    * accept full, and another caller's new connection waited behind all of them, a search each
-   * (issue 25). Holding back never loses a search: it starts at the latest `atMost` turns later,
-   * whatever `waiting` answers. Returns the way to stop.
+   * (issue 25). Holding back never loses a search, and its cost to one search is a number of
+   * turns whoever sends what (a turn's length is the sender's to stretch: adversary round 51 F2).
+   * Returns the way to stop.
    */
-  yieldTo(waiting: () => boolean, atMost: number): () => void {
+  yieldTo(waiting: () => boolean, atMost: YieldBound): () => void {
     const entry = { waiting, atMost };
     this.yields.add(entry);
     return () => this.yields.delete(entry);
@@ -139,15 +155,24 @@ export class CallerTurns {
       this.scheduled = false;
       return;
     }
+    // The searches are ready in the order they became ready, so the first has waited for I/O
+    // longest: while it has waited less than a source's bound, that source may take the turn.
+    // Counted from when a search became ready, not from when the last one started: counted per
+    // start, every search in a queue gave up its own 64 turns, and a flood of new connections
+    // (each turn made long by what they asked for) held a search 20-31 s (adversary round 51 F2).
+    const first = this.ready[0]!;
+    const waited = this.yieldedTurns - first.yieldedAtReady;
     // Every source is asked each turn: each tells only what happened since it was last asked.
     let wait = false;
-    for (const y of this.yields) if (y.waiting() && this.yielded < y.atMost) wait = true;
+    for (const y of this.yields) if (y.waiting() && this.yieldedInARow < y.atMost.inARow && waited < y.atMost.inAll) wait = true;
     if (wait) {
-      this.yielded++;
+      this.yieldedTurns++;
+      this.yieldedInARow++;
+      this.emit({ t: "yielded", caller: first.caller });
       setImmediate(() => this.start());
       return;
     }
-    this.yielded = 0;
+    this.yieldedInARow = 0;
     this.scheduled = false;
     const next = this.ready.shift()!;
     next.unlisten();
@@ -197,8 +222,14 @@ export class CallerTurns {
   private passTurn(caller: string | undefined): void {
     if (caller === undefined) return;
     const next = this.waiting.get(caller)?.shift();
-    if (next !== undefined) this.ready.push(next);
+    if (next !== undefined) this.makeReady(next);
     else this.waiting.delete(caller);
+  }
+
+  /** `waiter`'s caller's turn has come: it waits for the thread, behind the searches ready before it. */
+  private makeReady(waiter: Waiter): void {
+    waiter.yieldedAtReady = this.yieldedTurns;
+    this.ready.push(waiter);
   }
 
   private emit(event: TurnEvent): void {
