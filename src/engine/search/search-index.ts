@@ -507,18 +507,7 @@ export class SearchIndex {
       const pages = [...ownPagesAt(site, path), ...indexFilesBefore(site, path)];
       return pages.length === 0 ? [] : [[path, pages.map((page) => this.rules.id(page.file.access))] as const];
     }));
-    // Each reader class's branches depend on the navigation and its pages' rules alone: where
-    // neither changed (an edit of pages' text), they are kept, and their twin tables made again
-    // from the units' information where a unit is unchanged (`twinIndex`). Made afresh, an edit
-    // of one page of a site of 35 versions x 4 languages cost the next search 0.3-0.9 s of
-    // every caller's time, its twin rules and 25,000 units' information made again.
-    const kept = sameNavigation && sameRules(this.navRules, navRules) ? [...this.branches] : [];
-    this.navRules = navRules;
-    this.branches.clear();
-    for (const [key, b] of kept) {
-      // A restored table numbers its keys again from the units it was made of (`replayKeys`): not kept.
-      if (b.replay !== true && b.table?.made !== undefined) this.branches.set(key, { twins: b.twins, versionWords: b.versionWords, twinInfos: new Map(), before: b.table });
-    }
+    this.keepBranches(sameNavigation, navRules);
     this.branched = this.defaultVersion !== undefined || [...config.navPages.values()].some((p) => p.products !== undefined);
     const wanted = this.wantedOf?.site === site ? this.wantedOf.wanted : this.wantedPages(site);
     this.wantedOf = undefined;
@@ -1289,6 +1278,23 @@ export class SearchIndex {
       take(info.ids.title);
     }
     return out;
+  }
+
+  /**
+   * Each reader class's branches depend on the navigation and its pages' rules alone: where
+   * neither changed (an edit of pages' text), they are kept, and their twin tables made again
+   * from the units' information where a unit is unchanged (`twinIndex`). Made afresh, an edit
+   * of one page of a site of 35 versions x 4 languages cost the next search 0.3-0.9 s of
+   * every caller's time, its twin rules and 25,000 units' information made again.
+   */
+  private keepBranches(sameNavigation: boolean, navRules: Map<string, readonly number[]>): void {
+    const kept = sameNavigation && sameRules(this.navRules, navRules) ? [...this.branches] : [];
+    this.navRules = navRules;
+    this.branches.clear();
+    for (const [key, b] of kept) {
+      // A restored table numbers its keys again from the units it was made of (`replayKeys`): not kept.
+      if (b.replay !== true && b.table?.made !== undefined) this.branches.set(key, { twins: b.twins, versionWords: b.versionWords, twinInfos: new Map(), before: b.table });
+    }
   }
 
   /** The twin table of a reader's branches (`TwinTable`), made at its first fold. */
