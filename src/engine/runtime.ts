@@ -701,6 +701,12 @@ export class DocsRuntime {
    * Waits for the initial index; after it, `sync` on reload runs in one go, so a search never
    * sees an index half way through an update.
    */
+  /** The ranking work of every search so far (`SearchIndex.work`): what a caller's search is
+   *  charged in its turns (`CallerTurns`), the difference across it. */
+  get searchWork(): number {
+    return this.index.work;
+  }
+
   async search(context: RequestContext, request: Omit<SearchRequest, "canRead">): Promise<readonly SearchHit[]> {
     await this.whenIndexed();
     if (!this.indexComplete) throw new Error("the docs runtime was closed before its search index was built");

@@ -17,6 +17,21 @@ export interface YieldBound {
   readonly inAll: number;
 }
 
+/** Searches run in all over which a caller's charge halves (`CallerTurns`): a caller that searched
+ *  heavily comes back level with others after a few hundred searches by anyone, and a victim's
+ *  charge stays far under a flood's while the flood lasts. Counted in searches, not time. */
+const USAGE_HALF_LIFE = 256;
+
+/** Searches made ready after one that may start before it (`CallerTurns`): least charge first must
+ *  not starve a heavy caller while many light ones keep searching (cheap searches from many
+ *  addresses: each charge grows slowly and the heavy one's decays slowly), so past this it goes
+ *  next. Over all callers, a search waits at most this many searches that came after it. */
+const PASSED_OVER_AT_MOST = 16;
+
+/** Callers remembered (`CallerTurns.used`) past which those whose charge is under 1 are forgotten:
+ *  a sweep at most once per caller's last search ended. */
+const FORGET_PAST = 1_024;
+
 /** A search waiting for its turn. */
 interface Waiter {
   readonly caller: string | undefined;
@@ -26,6 +41,8 @@ interface Waiter {
   unlisten: () => void;
   /** `CallerTurns.yieldedTurns` when it became ready (its caller's turn): the turns given up since are what it has waited for I/O. */
   yieldedAtReady: number;
+  /** Searches made ready after it that started before it (`PASSED_OVER_AT_MOST`). */
+  passedOver: number;
 }
 
 /**
@@ -47,9 +64,22 @@ interface Waiter {
  *   next search takes its place); the bridge's signal aborts as soon as the client's connection
  *   ends (`connectionGone`), not one turn later as the HTTP library's own does.
  *
- * Measured over HTTP on a 5,600-page site of 35 versions x 4 languages (quiet): this does not
- * bound a victim's wait behind other callers' searches that are still wanted (~0.5 s each,
- * unfiltered, `pageSize: 50`): searches must be made cheaper or interruptible for that.
+ * - among the ready searches, the one whose caller has made the least work lately goes first
+ *   (least attained service): a search is charged the work it made (`SearchIndex.work`: page and
+ *   section slots ranked, counted, never timed, so the order is the same on any machine), and a
+ *   caller's charge halves every `USAGE_HALF_LIFE` searches run in all. Taking turns one per
+ *   caller, a cheap search waited behind one search of every caller with one ready, and ten
+ *   addresses each keeping one unfiltered `pageSize: 50` search of a 24,920-page site in flight
+ *   held another caller's search 5-13 s (adversary round 51 F1); fair queuing by work still
+ *   makes a newcomer wait one search of each (their next searches start where the work done
+ *   stands, as its does). Charged by work, the caller who searched little goes next, those ten
+ *   share the thread among themselves, and a heavy caller waits only for callers who have made
+ *   less work than it, whose charges grow as they search. Searches of equal charge take turns in
+ *   the order they became ready, as before.
+ *
+ * This does not bound a caller's wait behind the search that runs, nor behind the first searches
+ * of callers who have made none lately (~0.5 s each at 25,000 pages, unfiltered, `pageSize: 50`,
+ * on a loaded machine): searches must be made interruptible for that.
  */
 export class CallerTurns {
   /** Per caller with a search ready or running: its other searches, oldest first. */
@@ -70,19 +100,25 @@ export class CallerTurns {
   private yieldedTurns = 0;
   /** Turns given up in a row since the last search started. */
   private yieldedInARow = 0;
+  /** Searches started in all: the clock a caller's charge halves by (`USAGE_HALF_LIFE`). */
+  private runs = 0;
+  /** Per caller, its charge (work made, halved as searches run) as it stood when `at` searches
+   *  had run. Forgotten once under 1 (`forget`). */
+  private readonly used = new Map<string, { readonly work: number; readonly at: number }>();
 
   /**
-   * Wait for the search's turn; resolves to the function that ends it (call it in a `finally`),
-   * or to undefined when `signal` aborted first: the search must not run. Callers without an
-   * identity (stdio, in-process) are one caller each call.
+   * Wait for the search's turn; resolves to the function that ends it (call it in a `finally`,
+   * with the work the search made: `SearchIndex.work` across it; 1 when not given), or to
+   * undefined when `signal` aborted first: the search must not run. Callers without an identity
+   * (stdio, in-process) are one caller each call.
    */
-  take(caller: string | undefined, signal?: AbortSignal): Promise<(() => void) | undefined> {
+  take(caller: string | undefined, signal?: AbortSignal): Promise<((work?: number) => void) | undefined> {
     if (signal?.aborted === true) {
       this.emit({ t: "given-up", caller });
       return Promise.resolve(undefined);
     }
     return new Promise((resolve) => {
-      const waiter: Waiter = { caller, signal, resolve, unlisten: () => {}, yieldedAtReady: this.yieldedTurns };
+      const waiter: Waiter = { caller, signal, resolve, unlisten: () => {}, yieldedAtReady: this.yieldedTurns, passedOver: 0 };
       if (signal !== undefined) {
         const onAbort = (): void => this.giveUp(waiter);
         signal.addEventListener("abort", onAbort, { once: true });
@@ -174,15 +210,20 @@ export class CallerTurns {
     }
     this.yieldedInARow = 0;
     this.scheduled = false;
-    const next = this.ready.shift()!;
+    const at = this.nextReady();
+    for (let k = 0; k < at; k++) this.ready[k]!.passedOver++;
+    const next = this.ready.splice(at, 1)[0]!;
     next.unlisten();
     this.running = true;
+    this.runs++;
     this.emit({ t: "run", caller: next.caller });
     let ended = false;
-    next.resolve(() => {
+    next.resolve((work = 1) => {
       if (ended) return;
       ended = true;
       this.running = false;
+      // At least 1: an answer kept from before made no work, and its caller still had a turn.
+      if (next.caller !== undefined) this.used.set(next.caller, { work: this.chargeOf(next.caller) + Math.max(1, work), at: this.runs });
       this.passTurn(next.caller);
       this.dispatch();
       this.checkIdle();
@@ -223,7 +264,39 @@ export class CallerTurns {
     if (caller === undefined) return;
     const next = this.waiting.get(caller)?.shift();
     if (next !== undefined) this.makeReady(next);
-    else this.waiting.delete(caller);
+    else {
+      this.waiting.delete(caller);
+      this.forget();
+    }
+  }
+
+  /**
+   * Where in `ready` the next search to start is: the first made ready that has been passed over
+   * `PASSED_OVER_AT_MOST` times, else the one whose caller's charge is least (the first made
+   * ready of those tied).
+   */
+  private nextReady(): number {
+    const overdue = this.ready.findIndex((w) => w.passedOver >= PASSED_OVER_AT_MOST);
+    if (overdue !== -1) return overdue;
+    let best = 0;
+    let least = this.chargeOf(this.ready[0]!.caller);
+    for (let k = 1; k < this.ready.length; k++) {
+      const charge = this.chargeOf(this.ready[k]!.caller);
+      if (charge < least) [best, least] = [k, charge];
+    }
+    return best;
+  }
+
+  /** `caller`'s charge now: its work, halved every `USAGE_HALF_LIFE` searches run since (0 for none). */
+  private chargeOf(caller: string | undefined): number {
+    const used = caller === undefined ? undefined : this.used.get(caller);
+    return used === undefined ? 0 : used.work * 2 ** ((used.at - this.runs) / USAGE_HALF_LIFE);
+  }
+
+  /** Forget the callers with no search waiting whose charge is under 1, once more than `FORGET_PAST` are remembered. */
+  private forget(): void {
+    if (this.used.size <= FORGET_PAST) return;
+    for (const caller of this.used.keys()) if (!this.waiting.has(caller) && this.chargeOf(caller) < 1) this.used.delete(caller);
   }
 
   /** `waiter`'s caller's turn has come: it waits for the thread, behind the searches ready before it. */

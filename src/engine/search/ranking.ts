@@ -1503,6 +1503,9 @@ export class RankScratch {
    */
   idf: Float64Array = new Float64Array(16);
   private n = 0;
+  /** Page and section slots taken by every search so far: their work, counted, not timed
+   *  (`SearchIndex.work`, what `CallerTurns` charges a caller's search). */
+  work = 0;
 
   begin(sectionCapacity: number, pageCapacity: number, query: readonly QueryTerm[]): this {
     if (this.sectionSlots.length < sectionCapacity) this.sectionSlots = grow(this.sectionSlots, sectionCapacity, -1);
@@ -1769,6 +1772,7 @@ export class RankScratch {
 
   /** Reset the id -> slot arrays for the next query. */
   end(): void {
+    this.work += this.pageCount + this.sectionCount;
     for (let k = 0; k < this.sectionCount; k++) this.sectionSlots[this.sections[k] as number] = -1;
     for (let k = 0; k < this.pageCount; k++) this.slotOf[this.pages[k] as number] = -1;
     this.sectionCount = 0;

@@ -752,6 +752,12 @@ export class SearchIndex {
    * repeat of a recent request by a reader of the same class (the same flags over every access
    * rule in the index, so the same pages, variants and statistics) gets the same hits back.
    */
+  /** Page and section slots the ranking took for every search so far (`RankScratch.work`): a
+   *  search's work is the difference across it, the same on any machine. */
+  get work(): number {
+    return this.scratch.work;
+  }
+
   search(req: SearchRequest): readonly SearchHit[] {
     let readerClass = this.rules.classOf(req.canRead);
     // A rule first met by a reader's own variant is one more rule to classify readers by.

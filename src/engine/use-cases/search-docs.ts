@@ -96,6 +96,9 @@ export async function searchAnswer(context: DocsContext, input: SearchInput): Pr
   const endTurn = await runtime.searchTurns.take(request.caller, context.signal);
   if (endTurn === undefined) return failure([{ message: "the call was given up before its search ran" }]);
   let hits: Awaited<ReturnType<DocsRuntime["search"]>>;
+  // Charged to its caller by the work it made (an answer kept from before costs none): callers
+  // whose searches are heavy take the thread less often than one whose are light.
+  const workBefore = runtime.searchWork;
   try {
     hits = await runtime.search(request, {
       query: input.query,
@@ -105,7 +108,7 @@ export async function searchAnswer(context: DocsContext, input: SearchInput): Pr
       ...(languageValue !== undefined ? { language: languageValue } : {}),
     });
   } finally {
-    endTurn();
+    endTurn(runtime.searchWork - workBefore);
   }
   const base = runtime.baseUrl;
   const names = runtime.names;

@@ -101,6 +101,44 @@ describe("search turns per caller", () => {
     await turns.whenIdle();
   });
 
+  it("a caller whose searches made less work goes before those whose made more; equal ones take turns in order", async () => {
+    const turns = new CallerTurns();
+    const order: string[] = [];
+    const search = async (caller: string, work: number): Promise<void> => {
+      const end = (await turns.take(caller)) as (work?: number) => void;
+      order.push(caller);
+      end(work);
+    };
+    // Three callers each made one search of 1,000 units of work (an unfiltered search of a large site).
+    for (const caller of ["a", "b", "c"]) await search(caller, 1_000);
+    const hold = (await turns.take("x")) as (work?: number) => void;
+    order.length = 0;
+    // Their next searches are ready first; then one of a caller who has searched little.
+    const queued = [search("a", 1_000), search("b", 1_000), search("c", 1_000), search("v", 3), search("w", 3)];
+    hold(1);
+    await Promise.all(queued);
+    // Taking turns one per caller, v and w went last: after a, b and c.
+    expect(order).toEqual(["v", "w", "a", "b", "c"]);
+  });
+
+  it("a search passed over by 16 that became ready after it goes next, however much its caller searched", async () => {
+    const turns = new CallerTurns();
+    const order: string[] = [];
+    const search = async (caller: string, work: number): Promise<void> => {
+      const end = (await turns.take(caller)) as (work?: number) => void;
+      order.push(caller);
+      end(work);
+    };
+    await search("heavy", 1_000_000);
+    const hold = (await turns.take("x")) as (work?: number) => void;
+    order.length = 0;
+    const light = Array.from({ length: 20 }, (_, k) => `l${k + 1}`);
+    const queued = [search("heavy", 1_000_000), ...light.map((caller) => search(caller, 1))];
+    hold(1);
+    await Promise.all(queued);
+    expect(order).toEqual([...light.slice(0, 16), "heavy", ...light.slice(16)]);
+  });
+
   describe("through the search use case", () => {
     let runtime: DocsRuntime;
     beforeAll(async () => {
@@ -121,6 +159,23 @@ describe("search turns per caller", () => {
       const answered = await searchDocs({ runtime, request, signal: new AbortController().signal }, { query: "install" });
       expect(answered.ok && answered.value.length > 0).toBe(true);
       expect(runtime.searchTurns.busyCallers).toBe(0);
+    });
+
+    it("charges a caller's search the work it made: after one that ranked pages, a caller whose search matched none goes first", async () => {
+      const context = (caller: string) => ({ runtime, request: requestContext(ANONYMOUS, "public", Date.now, caller), signal: new AbortController().signal });
+      // A question matching most pages of the site, then one matching none (no work).
+      expect((await searchDocs(context("198.51.100.1"), { query: "install storage bucket configure api" })).ok).toBe(true);
+      expect((await searchDocs(context("198.51.100.2"), { query: "zzqxw" })).ok).toBe(true);
+      const order: string[] = [];
+      const stop = runtime.searchTurns.observe((e) => {
+        if (e.t === "run") order.push(e.caller ?? "-");
+      });
+      const hold = (await runtime.searchTurns.take("198.51.100.9")) as (work?: number) => void;
+      const queued = [searchDocs(context("198.51.100.1"), { query: "bucket storage install" }), searchDocs(context("198.51.100.2"), { query: "qqzzxw" })];
+      hold(1);
+      await Promise.all(queued);
+      stop();
+      expect(order).toEqual(["198.51.100.9", "198.51.100.2", "198.51.100.1"]);
     });
   });
 });
