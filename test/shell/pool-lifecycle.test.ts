@@ -421,6 +421,70 @@ describe("ready workers and the reserves", () => {
   });
 });
 
+describe("places owed to callers with nothing running are started workers (docs/security.md row 169)", () => {
+  it("a trusted reader arriving while runaways hold every started worker and the free places are workers still starting gets a started worker: a trial is stopped for it, no start is waited for", async () => {
+    const rec = new PoolRecorder();
+    // [open, crashes]: open while the first workers start; closed, a worker started later never
+    // holds the snapshot, as a start on cores the runaways saturate (10-50 s) does not in time.
+    const gate = new Int32Array(new SharedArrayBuffer(8));
+    gate[0] = 1;
+    const jqRuns = new Int32Array(new SharedArrayBuffer(4));
+    // The pool of a 2-core machine with its default bounds (six workers, two kept for callers
+    // with nothing running, one of them for trusted ones); a trial may be stopped from its first
+    // CPU (`trialCpuMs: 0`), so the pool decides as the reader's call is queued; never by the
+    // wall (`trialMs`: an hour); a stopped command stops inside its worker, which is kept.
+    const host = new ShellHost({ workers: 6, trialCpuMs: 0, trialMs: 3_600_000, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, loadGate: gate, jqRuns, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      // The reader's and t1's commands answer: both trusted.
+      expect(await shell.run("ls /", "reader")).toEqual(lsRoot);
+      expect(await shell.run("ls /", "t1")).toEqual(lsRoot);
+      const spawned = rec.events.flatMap((e) => (e.t === "spawn" ? [e.worker] : []));
+      await Promise.all(spawned.map((w) => rec.next((e) => e.t === "loaded" && e.worker === w)));
+      expect(spawned).toEqual([1, 2, 3]);
+      Atomics.store(gate, 0, 0);
+      // Two fresh callers' jq runaways (trials) on workers 1 and 2, inside jq; t1's own runaway
+      // (a trusted caller may take the last ready worker) on worker 3.
+      const aborts = [new AbortController(), new AbortController(), new AbortController()];
+      // One after the other, so fresh1's trial is the older.
+      const f1 = shell.run("jq -n 'def f: f; f'", "fresh1", aborts[0]?.signal);
+      await whenAtLeast(jqRuns, 1);
+      const f2 = shell.run("jq -n 'def f: f; f'", "fresh2", aborts[1]?.signal);
+      await whenAtLeast(jqRuns, 2);
+      const t1 = shell.run(RUNAWAY, "t1", aborts[2]?.signal);
+      // Three places of six run, three are free: two of them workers still starting (held at the gate).
+      expect(rec.lines(["spawn", "start"]).slice(-5)).toEqual(["call 3 started on worker 1", "call 4 started on worker 2", "spawn worker 4", "call 5 started on worker 3", "spawn worker 5"]);
+      // The reader's `ls /`: no started worker is free, so the oldest trial is stopped for it as
+      // it is queued (said at once). Before, the three free places counted as the reader's, and it
+      // waited for a start.
+      const read = shell.run("ls /", "reader");
+      expect(rec.lines(["queued", "preempted"]).slice(-2)).toEqual(["call 6 queued by reader", "call 3 preempted on worker 1"]);
+      expect(await read).toEqual(lsRoot);
+      // Answered on the worker the trial left, while the starts are still held.
+      expect(rec.events.some((e) => e.t === "loaded" && e.worker > 3)).toBe(false);
+      for (const a of aborts) a.abort();
+      expect(await Promise.all([f1, f2, t1])).toEqual([CANCELLED, CANCELLED, CANCELLED]);
+      expect(rec.lines(["start", "end", "preempted", "requeued"]).slice(4)).toEqual([
+        "call 3 started on worker 1",
+        "call 4 started on worker 2",
+        "call 5 started on worker 3",
+        "call 3 preempted on worker 1",
+        "call 3 requeued by fresh1",
+        "call 6 started on worker 1",
+        "call 6 ended: result",
+        // fresh1's second run waits (it leaves three workers free); given up, it leaves the queue.
+        "call 3 ended: cancelled",
+        "call 4 ended: cancelled",
+        "call 5 ended: cancelled",
+      ]);
+    } finally {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      await host.close();
+    }
+  });
+});
+
 describe("a command stopped at its limit", () => {
   it("by its work budget or its CPU limit: the worker answers, is kept and runs the next call; none is started again (issue 25)", async () => {
     const rec = new PoolRecorder();

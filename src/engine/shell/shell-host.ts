@@ -800,8 +800,8 @@ export class ShellHost {
 
   /**
    * Callers with nothing running (new ones whose command has not run yet, trusted ones) waiting
-   * with no place they may take: stop as many new callers' first commands as
-   * they need, of those that have used `trialCpuMs` of CPU (or run `trialMs` where CPU cannot be read)
+   * with no started worker they may take (a place whose worker is still starting is none):
+   * stop as many new callers' first commands as they need, of those that have used `trialCpuMs` of CPU (or run `trialMs` where CPU cannot be read)
    * (oldest first), and queue them again, unstoppable now, behind `requeuedReserve`. Why: a
    * newcomer cannot be told from a fresh attacker's address before its command runs, so a flood
    * of fresh addresses each sending one runaway held every worker a newcomer may take, each for
@@ -818,12 +818,20 @@ export class ShellHost {
     this.preemptTimer = undefined;
     const waiting = this.queue.waitingNewcomers();
     if (waiting === 0) return;
-    // Places they will get without stopping anyone: the pool's free places beyond the trusted
-    // callers' own (a worker is started for each that has none), and those being stopped already.
-    // Counted in places, not idle workers: a worker ended at a runaway's limit leaves a place
-    // without a worker, which a newcomer takes once one starts.
+    // Workers they will get without stopping anyone: started ones that are free, beyond the
+    // trusted callers' own, and those being stopped already. Counted in started workers, not
+    // places (docs/security.md row 169): a free place whose worker is still starting is no
+    // worker to a caller waiting now. The runaways that make callers wait take the cores a start
+    // needs: at the start of a burst of twenty fresh runaways on the demo, three places of six
+    // were workers still starting, nothing was stopped because places were free, and a trusted
+    // reader's `cat` waited 10 s for a start (26.9 s and 40.4 s in the adversary's runs; 10-50 s
+    // at load ~50, issue 25), where a trial stops within its `trialCpuMs` of CPU. So a place owed
+    // to a caller with nothing running is backed by a started worker, or a trial is stopped to
+    // back it; the start still under way then serves whoever comes next. Decided by counts of
+    // workers and their states, never by how long a start takes.
     const stopping = this.slots.filter((s) => s.call?.preempting === true && !s.call.ended).length;
-    let need = waiting - Math.max(0, this.size - this.queue.running - this.trustedWorkers) - stopping;
+    const free = this.slots.filter((s) => this.isIdle(s)).length;
+    let need = waiting - Math.max(0, free - this.trustedWorkers) - stopping;
     if (need <= 0) return;
     const now = this.now();
     const candidates = this.slots
