@@ -145,3 +145,56 @@ describe("quiet listen streams do not lock newcomers out of the connection place
     ]);
   });
 });
+
+describe("listen streams are held to half the connection places", () => {
+  let h: Harness;
+  const streams: Stream[] = [];
+  beforeAll(async () => {
+    // 12 places: 6 streams at most (`LIMITS.bridge.maxQuietStreams` is half of `maxConnections`, whatever it is set to).
+    h = await startBridge({ bridge: { holdLimits: { maxListenStreamsPerCaller: 4 } }, listen: { maxConnections: 12, newcomerReserve: 2, signedInReserve: 2 } });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await h?.close();
+  });
+  const open = async (from: string): Promise<Stream> => {
+    const stream = await listenFrom(h.origin, from);
+    streams.push(stream);
+    return stream;
+  };
+
+  it("one more sheds the oldest of the caller holding the most (its own, on a tie); refused once every holder holds one", async () => {
+    const opened: Stream[] = [];
+    for (const from of ["127.0.0.9", "127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.3"]) opened.push(await open(from));
+    // The 7th: 127.0.0.2 holds 4, 127.0.0.3 would hold 2: .2's oldest goes. The 8th: .2 holds 3,
+    // .3 would hold 3: its own oldest goes. Then newcomers, each holding none: .2's, .2's, .3's.
+    for (const from of ["127.0.0.3", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"]) opened.push(await open(from));
+    // Six callers holding one each: a seventh is refused, naming the bound; nobody's is shed for it
+    // (before, it opened, as every one above had without closing any).
+    const refused = await open("127.0.0.7");
+    expect([refused.status, refused.status === 503 ? JSON.parse(refused.text()) : refused.text()]).toEqual([
+      503,
+      {
+        jsonrpc: "2.0",
+        id: 7,
+        error: { code: -32000, message: "This server process holds its most open subscriptions/listen streams (6, half its connections), one per caller; retry later", data: { reason: "listen_streams", limit: 6 } },
+      },
+    ]);
+    expect(h.bridge.quietStreams.held()).toEqual({ "127.0.0.2": 1, "127.0.0.3": 1, "127.0.0.4": 1, "127.0.0.5": 1, "127.0.0.6": 1, "127.0.0.9": 1 });
+    const shed = [1, 2, 3, 5, 6].map((i) => opened[i]);
+    expect(await Promise.all(shed.map((s) => s?.ended))).toEqual(shed.map(() => ACK + GRACEFUL_CLOSE));
+    expect(opened.map((s) => [s.from, s.status, s.text()])).toEqual([
+      ["127.0.0.9", 200, ACK],
+      ["127.0.0.2", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.2", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.2", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.2", 200, ACK],
+      ["127.0.0.3", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.3", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.3", 200, ACK],
+      ["127.0.0.4", 200, ACK],
+      ["127.0.0.5", 200, ACK],
+      ["127.0.0.6", 200, ACK],
+    ]);
+  });
+});
