@@ -32,9 +32,9 @@ interface Stream {
 const told = (text: string): string => text.replace(/^: keepalive\n\n/gm, "");
 
 /** A listen request from `from` on a connection of its own; resolves once its acknowledgement (or a refusal) was read. */
-function listenFrom(origin: string, from: string): Promise<Stream> {
+function listenFrom(origin: string, from: string, headers: Record<string, string> = {}): Promise<Stream> {
   return new Promise((resolve, reject) => {
-    const req = request(`${origin}/mcp`, { method: "POST", agent: false, localAddress: from, headers: { ...HEADERS, "mcp-method": "subscriptions/listen" } }, (res: IncomingMessage) => {
+    const req = request(`${origin}/mcp`, { method: "POST", agent: false, localAddress: from, headers: { ...HEADERS, "mcp-method": "subscriptions/listen", ...headers } }, (res: IncomingMessage) => {
       let text = "";
       let announced = false;
       let end: (t: string) => void = () => {};
@@ -60,9 +60,9 @@ function listenFrom(origin: string, from: string): Promise<Stream> {
 }
 
 /** A 2026-07-28 `tools/list` from `from` on a new connection: its status and the tool names, or the refusal's body. */
-function toolsListFrom(origin: string, from: string): Promise<{ status: number; answer: unknown }> {
+function toolsListFrom(origin: string, from: string, headers: Record<string, string> = {}): Promise<{ status: number; answer: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${origin}/mcp`, { method: "POST", agent: false, localAddress: from, headers: { ...HEADERS, accept: "application/json", "mcp-method": "tools/list" } }, (res) => {
+    const req = request(`${origin}/mcp`, { method: "POST", agent: false, localAddress: from, headers: { ...HEADERS, accept: "application/json", "mcp-method": "tools/list", ...headers } }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => (body += chunk));
@@ -196,5 +196,39 @@ describe("listen streams are held to half the connection places", () => {
       ["127.0.0.5", 200, ACK],
       ["127.0.0.6", 200, ACK],
     ]);
+  });
+});
+
+describe("behind --trust-proxy: requests being answered, by forwarded address", () => {
+  let h: Harness;
+  const streams: Stream[] = [];
+  beforeAll(async () => {
+    // 4 requests answered at once, the last kept for signed-in callers and one before it for newcomers.
+    h = await startBridge({ bridge: { trustProxy: true }, listen: { maxConnections: 4, newcomerReserve: 1, signedInReserve: 1, maxQuietStreams: 4 } });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await h?.close();
+  });
+  const open = async (client: string): Promise<Stream> => {
+    const stream = await listenFrom(h.origin, "127.0.0.1", { "x-forwarded-for": client });
+    streams.push(stream);
+    return stream;
+  };
+
+  it("a newcomer's request takes the place of the oldest stream of the client holding the most", async () => {
+    const flood = [await open("203.0.113.1"), await open("203.0.113.1")];
+    const editor = await open("203.0.113.2");
+    // 203.0.113.1 asking for a third finds no place, and nobody holds two more than it.
+    const more = await open("203.0.113.1");
+    const newcomer = await toolsListFrom(h.origin, "127.0.0.1", { "x-forwarded-for": "203.0.113.3" });
+    const message = "the server has too many requests being answered: at most 4 at once, the last kept for signed-in readers and for clients with nothing open; try again in a few seconds";
+    expect({ more: [more.status, more.status === 503 ? JSON.parse(more.text()) : more.text()], newcomer }).toEqual({
+      more: [503, { jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { reason: "server_busy" } } }],
+      newcomer: { status: 200, answer: TOOLS },
+    });
+    expect(h.bridge.quietStreams.held()).toEqual({ "203.0.113.1": 1, "203.0.113.2": 1 });
+    expect(await flood[0]?.ended).toBe(ACK + GRACEFUL_CLOSE);
+    expect([flood[1]?.text(), editor.text()]).toEqual([ACK, ACK]);
   });
 });
