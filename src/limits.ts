@@ -673,6 +673,18 @@ export const LIMITS = {
     /** Before those, places kept for callers holding no connection now: a reader opening its first
      *  connection gets in while callers already connected hold the rest. */
     newcomerReserve: 64,
+    /** Open 2026-07-28 `subscriptions/listen` streams in a process, every caller's together
+     *  (`QuietStreams`): half of `maxConnections`, and half of whatever `--max-connections` sets.
+     *  A stream holds its connection for as long as its client likes, sending only a keep-alive
+     *  comment every 15 s, so quiet streams from 74 addresses (64 each, under the endpoint's
+     *  10,000) held all 768 places, the reserves too, and every anonymous newcomer was answered
+     *  `503 server_busy` for good (adversary round 51 F6). Half leaves the other half for requests
+     *  whatever streams are open; one more stream, and a connection finding no place, takes the
+     *  place of the oldest stream of the caller holding the most (closed with the spec's graceful
+     *  close: its client comes back), so a flood gives way and an editor's one stream does not.
+     *  384 serves hundreds of editors (one stream per server each). Counted by each process of
+     *  `--workers N`, as the connections are. */
+    maxQuietStreams: 384,
     /** Connections refused for `maxConnections` that may wait for their request at once (to be
      *  told why, within `refusedRequestMs`); past it a new one is closed at once, unread, so that
      *  refusing costs no more descriptors than this. */

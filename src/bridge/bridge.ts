@@ -1,3 +1,4 @@
+import { QuietStreams } from "./quiet-streams.js";
 import { type Context, Hono } from "hono";
 import { stateFault } from "../store/errors.js";
 import { FAULT_ANSWERS, FaultLog } from "./middleware/fault-log.js";
@@ -126,6 +127,8 @@ export interface Bridge {
   readonly searchTurns: CallerTurns;
   /** Callers a request of which was signed in lately: the HTTP server keeps them the last connections (`ConnectionCap`). */
   readonly signedIn: SignedInCallers;
+  /** Open listen streams by caller: the HTTP server sets their bound and sheds them for newcomers (`QuietStreams`). */
+  readonly quietStreams: QuietStreams;
   /** Close every MCP session (the runtime and the state store belong to the caller). */
   readonly close: () => Promise<void>;
 }
@@ -159,6 +162,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     trustProxy: options.trustProxy ?? false,
     version,
     signedIn: new SignedInCallers(LIMITS.bridge.rememberedSignedIn, LIMITS.bridge.signedInForMs, now),
+    quietStreams: new QuietStreams(LIMITS.bridge.maxQuietStreams),
   };
   const endpoint = new McpEndpoint(deps, options.sharedSessions, options.directToolCalls ?? true, options.holdLimits, options.observeBatch, options.listenPlaces);
   const app = new Hono<BridgeEnv>();
@@ -247,6 +251,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     trustProxy: deps.trustProxy,
     searchTurns: options.runtime.searchTurns,
     signedIn: deps.signedIn,
+    quietStreams: deps.quietStreams,
     close: () => endpoint.close(),
   };
 }

@@ -1,3 +1,5 @@
+import type { ServerResponse } from "node:http";
+import type { QuietStreams } from "./quiet-streams.js";
 import type { PlaygroundApps } from "../mcp/ui-extension.js";
 import type { Context } from "hono";
 import type { StateStore } from "../store/state/state-store.js";
@@ -31,11 +33,13 @@ export interface BridgeDeps {
   readonly apps?: PlaygroundApps;
   /** Callers a request of which was signed in lately: they keep the last connections (`ConnectionCap`). */
   readonly signedIn: SignedInCallers;
+  /** Open listen streams by caller: bounded, and shed for newcomers when the connections are full (`QuietStreams`). */
+  readonly quietStreams: QuietStreams;
 }
 
 /** The Hono environment: `@hono/node-server` passes the Node request as `incoming`. */
 export interface BridgeEnv {
-  Bindings: { incoming?: { socket?: { remoteAddress?: string } } };
+  Bindings: { incoming?: { socket?: { remoteAddress?: string } }; outgoing?: ServerResponse };
 }
 
 export type BridgeContext = Context<BridgeEnv>;

@@ -49,6 +49,8 @@ export interface ListenOptions {
   readonly maxConnections?: number;
   readonly newcomerReserve?: number;
   readonly signedInReserve?: number;
+  /** Open listen streams at most (`QuietStreams`); half of `maxConnections` unless given. */
+  readonly maxQuietStreams?: number;
   readonly maxRefusedWaiting?: number;
   /** How long a refused connection has, in all, to send the request it is told why on. */
   readonly refusedRequestMs?: number;
@@ -76,6 +78,9 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     const reading = callerReading(options, firstRequestMs);
     const unread = new CallerAnswerBytes(options.maxUnreadAnswerBytesPerCaller ?? LIMITS.bridge.maxUnreadAnswerBytesPerCaller);
     const requestMs = options.requestMs ?? LIMITS.bridge.requestMs;
+    /** What gives back a connection's place (behind a trusted proxy, a request's), once. */
+    const places = new WeakMap<Socket | ServerResponse, () => void>();
+    bridge.quietStreams.serveWith(options.maxQuietStreams ?? quietShare(cap.limit), (res) => shedConnection(res, places, bridge.trustProxy, refusedRequestMs));
     // Node checks these deadlines every `connectionsCheckingInterval` (30 s by default, so a
     // request was cut up to 30 s late): every tenth of the deadline, so at most 10% late. The
     // headers' own deadline is the request's: they are part of it. (Node 20 starts both at a
@@ -97,13 +102,15 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
         // Every connection is the proxy's: the caller is known by request, and what it holds is
         // its requests being answered (each on one of the proxy's connections to us).
         const caller = requestCaller(req, true);
-        if (!cap.admits(held.heldBy(caller), bridge.signedIn.has(caller))) return refuseBusy(req, res, cap.limit, true);
+        if (!admitted(cap, held, bridge, caller)) return refuseBusy(req, res, cap.limit, true);
         if (!held.take(caller)) return refuseConnection(req, res, held.limit, true);
         cap.take();
-        res.once("close", () => {
+        const giveBack = once(() => {
           held.release(caller);
           cap.release();
         });
+        places.set(res, giveBack);
+        res.once("close", giveBack);
       }
       void answer(req, res);
     });
@@ -163,14 +170,19 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     server.on("connection", (socket: Socket) => {
       if (!bridge.trustProxy) {
         const caller = callerAddress(socket.remoteAddress ?? "unknown");
-        if (!cap.admits(held.heldBy(caller), bridge.signedIn.has(caller))) {
+        if (!admitted(cap, held, bridge, caller)) {
           refuseWhenItSpeaks(socket, busy, maxRefusedWaiting, refusedRequestMs);
           return;
         }
         cap.take();
-        socket.once("close", () => cap.release());
-        if (held.take(caller)) socket.once("close", () => held.release(caller));
-        else {
+        const counted = held.take(caller);
+        const giveBack = once(() => {
+          cap.release();
+          if (counted) held.release(caller);
+        });
+        places.set(socket, giveBack);
+        socket.once("close", giveBack);
+        if (!counted) {
           // Told why when its request comes, if it comes soon; past that it is closed, whatever
           // it sent (a request trickled a byte at a time would otherwise hold it for minutes).
           refused.add(socket);
@@ -365,6 +377,51 @@ function closeAfter(socket: Socket, ms: number): void {
   const timer = setTimeout(() => socket.destroy(), ms);
   timer.unref();
   socket.once("close", () => clearTimeout(timer));
+}
+
+/**
+ * Whether `caller` may have one more connection (or, behind a proxy, request) now: there is a
+ * place for it, or a listen stream of a caller holding more gives its place up for it
+ * (`QuietStreams.shedFor`: adversary round 51 F6, quiet streams held every place). Not for one its
+ * own bound will refuse anyway: nothing is shed for a refusal.
+ */
+function admitted(cap: ConnectionCap, held: CallerConnections, bridge: Bridge, caller: string): boolean {
+  const holds = held.heldBy(caller);
+  if (cap.admits(holds, bridge.signedIn.has(caller))) return true;
+  return holds < held.limit && bridge.quietStreams.shedFor(caller, holds);
+}
+
+/**
+ * A listen stream shed for a newcomer (`QuietStreams`), its graceful close written: its place is
+ * given back now, the newcomer's already, and its connection is closed once that close is out
+ * (or `ms` later, taken or not), so it holds no place and no descriptor past that. Behind a
+ * proxy the connection is the proxy's, and kept.
+ */
+function shedConnection(res: ServerResponse, places: WeakMap<Socket | ServerResponse, () => void>, byRequest: boolean, ms: number): void {
+  if (byRequest) {
+    places.get(res)?.();
+    return;
+  }
+  const socket = res.socket;
+  if (socket === null) return;
+  places.get(socket)?.();
+  res.once("finish", () => socket.end());
+  closeAfter(socket, ms);
+}
+
+/** `fn` run at most once, however often called. */
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+}
+
+/** Listen streams' bound for a connection bound of `limit`: the share `LIMITS.bridge.maxQuietStreams` is of `maxConnections` (a half). */
+function quietShare(limit: number): number {
+  return Math.floor((limit * LIMITS.bridge.maxQuietStreams) / LIMITS.bridge.maxConnections);
 }
 
 /** The process's connection bound from `options`, `LIMITS.bridge` for what they leave out. */

@@ -1,8 +1,11 @@
 /** An open event stream the bridge can end from its side, and that says when it ended (either side). */
 export interface ClosableStream {
   readonly response: Response;
-  /** End the stream now: the client sees it end, the SDK's side of it is cancelled. */
-  readonly close: () => void;
+  /**
+   * End the stream now: the client reads `last` (a whole SSE event: a listen stream's graceful
+   * close, telling its client to come back) if given, then the end; the SDK's side of it is cancelled.
+   */
+  readonly close: (last?: string) => void;
 }
 
 /**
@@ -42,9 +45,10 @@ export function closableStream(response: Response, onEnd: () => void): ClosableS
       return inner.cancel(reason);
     },
   });
-  const close = (): void => {
+  const close = (last?: string): void => {
     if (!end()) return;
     try {
+      if (last !== undefined) outer?.enqueue(new TextEncoder().encode(last));
       outer?.close();
     } catch {
       // Already closed by the stream's own end.

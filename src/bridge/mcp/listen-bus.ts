@@ -27,9 +27,10 @@ export class ListenBus implements ServerEventBus {
 
   /**
    * Serve a `subscriptions/listen` request (`handle`: the SDK's handler), for `opening`'s reader.
-   * `ended` is called once, when the stream ends or at once when none opened.
+   * `ended` is called once, when the stream ends or at once when none opened; `opened` when one
+   * opened, with what ends it from our side (`ClosableStream.close`).
    */
-  async serve(opening: StreamOpening, handle: () => Promise<Response>, ended: () => void = () => {}): Promise<Response> {
+  async serve(opening: StreamOpening, handle: () => Promise<Response>, ended: () => void = () => {}, opened: (close: (last?: string) => void) => void = () => {}): Promise<Response> {
     const pending: PendingListen = { opening, stream: undefined };
     let response: Response;
     try {
@@ -51,6 +52,7 @@ export class ListenBus implements ServerEventBus {
       ended();
     });
     stream.close = closable.close;
+    opened(closable.close);
     return closable.response;
   }
 

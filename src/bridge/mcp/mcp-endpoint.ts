@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, SUBSCRIPTION_ID_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
@@ -195,8 +195,19 @@ export class McpEndpoint {
         if (body.messages[0]?.method !== "subscriptions/listen") return serve();
         const refusal = await this.listenQuota.reserve(endpoint, owner);
         if (refusal !== undefined) return this.settle(listenRefused(refusal, body.raw), charged);
+        // This process's bound on streams, by the address the connection bounds count (`QuietStreams`).
+        const slot = deps.quietStreams.admit(callerAddress(clientIp(deps, c)));
+        if (slot === undefined) {
+          this.listenQuota.release(endpoint, owner);
+          return this.settle(listenRefused(quietRefusal(deps.quietStreams.bound), body.raw), charged);
+        }
         const opening = { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(deps, c), context: authInfo.extra.context, apps: rendersApps(envelopeCapabilities(body.messages[0])) };
-        return this.listenBus.serve(opening, serve, () => this.listenQuota.release(endpoint, owner));
+        const ended = (): void => {
+          slot.remove();
+          this.listenQuota.release(endpoint, owner);
+        };
+        const id = body.messages[0].id;
+        return this.listenBus.serve(opening, serve, ended, (close) => slot.attach(c.env?.outgoing, () => close(gracefulClose(id))));
       }
       if (!(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
         return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session, or use protocol version 2026-07-28, which needs none)");
@@ -688,6 +699,26 @@ function listenRefused(refusal: ListenRefusal, body: unknown): Response {
   const headers: Record<string, string> = refusal.status === 503 ? { "Retry-After": "60" } : {};
   const code = refusal.status === 429 ? JSON_RPC.rateLimited : JSON_RPC.serverError;
   return jsonRpcRefusal(refusal.status, body, { code, message: refusal.message, data: { reason: refusal.reason, limit: refusal.limit } }, { headers });
+}
+
+/** A listen request past this process's bound on streams, when every caller holding one holds one only (`QuietStreams.admit`). */
+function quietRefusal(limit: number): ListenRefusal {
+  return {
+    status: 503,
+    reason: "listen_streams",
+    limit,
+    message: `This server process holds its most open subscriptions/listen streams (${limit}, half its connections), one per caller; retry later`,
+  };
+}
+
+/**
+ * The spec's graceful close of a listen stream, as the SDK writes it when it shuts down: the
+ * listen request's result, stamped with its subscription id (the request's id). A client reads it
+ * as "the server ended this subscription; listen again", not as a broken connection.
+ */
+function gracefulClose(id: string | number | undefined): string {
+  const result = { jsonrpc: "2.0", id, result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID_META_KEY]: id } } };
+  return `event: message\ndata: ${JSON.stringify(result)}\n\n`;
 }
 
 /** The SDK's answers to a request it refused whole, before any tool ran (not 499: the client left a running tool). */

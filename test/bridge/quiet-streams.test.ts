@@ -1,0 +1,234 @@
+import { type IncomingMessage, request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startBridge } from "./harness.js";
+
+/**
+ * Quiet `subscriptions/listen` streams against the process's connection places (adversary round
+ * 51 F6): each stream is a connection held for as long as its client likes, so a flood of them
+ * from many addresses took every place, the reserves too, and from then on every newcomer was
+ * answered `503 server_busy`, for good. Now a newcomer that finds the places full takes the place
+ * of the oldest stream of the caller holding the most streams (closed with the spec's graceful
+ * close, which tells its client to come back), and streams in all are held to half the places.
+ * Real HTTP over loopback, each client its own 127/8 address, each request a connection of its own.
+ */
+const MODERN = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+const LISTEN = { jsonrpc: "2.0", id: 7, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: MODERN } };
+const TOOLS_LIST = { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: MODERN } };
+const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" };
+const ACK = `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": 7 } } })}\n\n`;
+/** What a shed stream's client reads after its acknowledgement: the listen request's result (the spec's graceful close), then the end. */
+const GRACEFUL_CLOSE = `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 7, result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": 7 } } })}\n\n`;
+
+/** A listen stream as its client sees it: everything read so far (keep-alive comments left out), and whether it ended. */
+interface Stream {
+  readonly from: string;
+  readonly status: number;
+  readonly text: () => string;
+  readonly ended: Promise<string>;
+  readonly close: () => void;
+}
+
+/** Keep-alive comments (`: keepalive`, every 15 s) say nothing about what the stream was told. */
+const told = (text: string): string => text.replace(/^: keepalive\n\n/gm, "");
+
+/** A listen request from `from` on a connection of its own; resolves once its acknowledgement (or a refusal) was read. */
+function listenFrom(origin: string, from: string, headers: Record<string, string> = {}): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${origin}/mcp`, { method: "POST", agent: false, localAddress: from, headers: { ...HEADERS, "mcp-method": "subscriptions/listen", ...headers } }, (res: IncomingMessage) => {
+      let text = "";
+      let announced = false;
+      let end: (t: string) => void = () => {};
+      const ended = new Promise<string>((done) => (end = done));
+      const stream: Stream = { from, status: res.statusCode ?? 0, text: () => told(text), ended, close: () => res.destroy() };
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        text += chunk;
+        if (!announced && text.includes("\n\n")) {
+          announced = true;
+          resolve(stream);
+        }
+      });
+      res.on("end", () => {
+        end(told(text));
+        if (!announced) resolve(stream);
+      });
+      res.on("error", () => end(`${told(text)}<error>`));
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify(LISTEN));
+  });
+}
+
+/** A 2026-07-28 `tools/list` from `from` on a new connection: its status and the tool names, or the refusal's body. */
+function toolsListFrom(origin: string, from: string, headers: Record<string, string> = {}): Promise<{ status: number; answer: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${origin}/mcp`, { method: "POST", agent: false, localAddress: from, headers: { ...HEADERS, accept: "application/json", "mcp-method": "tools/list", ...headers } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => {
+        const parsed = JSON.parse(body) as { result?: { tools: { name: string }[] } };
+        resolve({ status: res.statusCode ?? 0, answer: parsed.result !== undefined ? parsed.result.tools.map((t) => t.name) : parsed });
+      });
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify(TOOLS_LIST));
+  });
+}
+
+const BUSY_MESSAGE = "the server has too many open connections: at most 12 at once, the last kept for signed-in readers and for clients with nothing open; try again in a few seconds";
+const TOOLS = ["search_nimbus_storage", "query_docs_filesystem_nimbus_storage"];
+
+describe("quiet listen streams do not lock newcomers out of the connection places (adversary round 51 F6)", () => {
+  let h: Harness;
+  const streams: Stream[] = [];
+  beforeAll(async () => {
+    // 12 places, the last 2 kept for signed-in callers and 2 before them for newcomers; streams
+    // may take all 12 here (the bound on them is the next test's), 4 per caller.
+    h = await startBridge({
+      bridge: { holdLimits: { maxListenStreamsPerCaller: 4 } },
+      listen: { maxConnections: 12, newcomerReserve: 2, signedInReserve: 2, maxQuietStreams: 12 },
+    });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await h?.close();
+  });
+  const open = async (from: string): Promise<Stream> => {
+    const stream = await listenFrom(h.origin, from);
+    streams.push(stream);
+    return stream;
+  };
+
+  it("a newcomer finding every place held by streams takes the place of the biggest holder's oldest, never an editor's", async () => {
+    // The editor's stream is the oldest of all; then a flood fills every place anyone may take:
+    // 127.0.0.2 its 4, 127.0.0.3 up to the newcomers' reserve, 127.0.0.4 and .5 the reserve.
+    const editor = await open("127.0.0.9");
+    const flood: Stream[] = [];
+    for (const [from, count] of [["127.0.0.2", 4], ["127.0.0.3", 3], ["127.0.0.4", 1], ["127.0.0.5", 1]] as const) for (let i = 0; i < count; i++) flood.push(await open(from));
+    expect([editor, ...flood].map((s) => [s.from, s.status, s.text()])).toEqual([["127.0.0.9", 200, ACK], ...flood.map((s) => [s.from, 200, ACK])]);
+    // A newcomer: before, `503 server_busy`, and so for every newcomer while the streams stayed.
+    const first = await toolsListFrom(h.origin, "127.0.0.50");
+    expect(first).toEqual({ status: 200, answer: TOOLS });
+    // The one closed is 127.0.0.2's oldest (it held the most), told to come back.
+    expect(await flood[0]?.ended).toBe(ACK + GRACEFUL_CLOSE);
+    // Coming back from 127.0.0.2 (holding 3) takes nobody's place: no one holds 2 more than it.
+    const back = await listenFrom(h.origin, "127.0.0.2");
+    expect([back.status, JSON.parse(back.text())]).toEqual([503, { jsonrpc: "2.0", id: null, error: { code: -32000, message: BUSY_MESSAGE, data: { reason: "server_busy" } } }]);
+    // A fresh address of the flood takes the free place; the next newcomer again gets in: 127.0.0.2
+    // and .3 hold 3 each, the older stream of the two goes (.2's); and after one more, .3's oldest.
+    flood.push(await open("127.0.0.6"));
+    const second = await toolsListFrom(h.origin, "127.0.0.51");
+    flood.push(await open("127.0.0.7"));
+    const third = await toolsListFrom(h.origin, "127.0.0.52");
+    expect([second, third]).toEqual([
+      { status: 200, answer: TOOLS },
+      { status: 200, answer: TOOLS },
+    ]);
+    // Which were shed, as the server holds them (checked first: waiting on a stream not shed would not end).
+    expect(h.bridge.quietStreams.held()).toEqual({ "127.0.0.2": 2, "127.0.0.3": 2, "127.0.0.4": 1, "127.0.0.5": 1, "127.0.0.6": 1, "127.0.0.7": 1, "127.0.0.9": 1 });
+    expect([await flood[1]?.ended, await flood[4]?.ended]).toEqual([ACK + GRACEFUL_CLOSE, ACK + GRACEFUL_CLOSE]);
+    // Every other stream, the editor's first, was told its acknowledgement and nothing else.
+    expect([editor, ...flood].map((s) => [s.from, s.status, s.text()])).toEqual([
+      ["127.0.0.9", 200, ACK],
+      ["127.0.0.2", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.2", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.2", 200, ACK],
+      ["127.0.0.2", 200, ACK],
+      ["127.0.0.3", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.3", 200, ACK],
+      ["127.0.0.3", 200, ACK],
+      ["127.0.0.4", 200, ACK],
+      ["127.0.0.5", 200, ACK],
+      ["127.0.0.6", 200, ACK],
+      ["127.0.0.7", 200, ACK],
+    ]);
+  });
+});
+
+describe("listen streams are held to half the connection places", () => {
+  let h: Harness;
+  const streams: Stream[] = [];
+  beforeAll(async () => {
+    // 12 places: 6 streams at most (`LIMITS.bridge.maxQuietStreams` is half of `maxConnections`, whatever it is set to).
+    h = await startBridge({ bridge: { holdLimits: { maxListenStreamsPerCaller: 4 } }, listen: { maxConnections: 12, newcomerReserve: 2, signedInReserve: 2 } });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await h?.close();
+  });
+  const open = async (from: string): Promise<Stream> => {
+    const stream = await listenFrom(h.origin, from);
+    streams.push(stream);
+    return stream;
+  };
+
+  it("one more sheds the oldest of the caller holding the most (its own, on a tie); refused once every holder holds one", async () => {
+    const opened: Stream[] = [];
+    for (const from of ["127.0.0.9", "127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.3"]) opened.push(await open(from));
+    // The 7th: 127.0.0.2 holds 4, 127.0.0.3 would hold 2: .2's oldest goes. The 8th: .2 holds 3,
+    // .3 would hold 3: its own oldest goes. Then newcomers, each holding none: .2's, .2's, .3's.
+    for (const from of ["127.0.0.3", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"]) opened.push(await open(from));
+    // Six callers holding one each: a seventh is refused, naming the bound; nobody's is shed for it
+    // (before, it opened, as every one above had without closing any).
+    const refused = await open("127.0.0.7");
+    expect([refused.status, refused.status === 503 ? JSON.parse(refused.text()) : refused.text()]).toEqual([
+      503,
+      {
+        jsonrpc: "2.0",
+        id: 7,
+        error: { code: -32000, message: "This server process holds its most open subscriptions/listen streams (6, half its connections), one per caller; retry later", data: { reason: "listen_streams", limit: 6 } },
+      },
+    ]);
+    expect(h.bridge.quietStreams.held()).toEqual({ "127.0.0.2": 1, "127.0.0.3": 1, "127.0.0.4": 1, "127.0.0.5": 1, "127.0.0.6": 1, "127.0.0.9": 1 });
+    const shed = [1, 2, 3, 5, 6].map((i) => opened[i]);
+    expect(await Promise.all(shed.map((s) => s?.ended))).toEqual(shed.map(() => ACK + GRACEFUL_CLOSE));
+    expect(opened.map((s) => [s.from, s.status, s.text()])).toEqual([
+      ["127.0.0.9", 200, ACK],
+      ["127.0.0.2", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.2", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.2", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.2", 200, ACK],
+      ["127.0.0.3", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.3", 200, ACK + GRACEFUL_CLOSE],
+      ["127.0.0.3", 200, ACK],
+      ["127.0.0.4", 200, ACK],
+      ["127.0.0.5", 200, ACK],
+      ["127.0.0.6", 200, ACK],
+    ]);
+  });
+});
+
+describe("behind --trust-proxy: requests being answered, by forwarded address", () => {
+  let h: Harness;
+  const streams: Stream[] = [];
+  beforeAll(async () => {
+    // 4 requests answered at once, the last kept for signed-in callers and one before it for newcomers.
+    h = await startBridge({ bridge: { trustProxy: true }, listen: { maxConnections: 4, newcomerReserve: 1, signedInReserve: 1, maxQuietStreams: 4 } });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await h?.close();
+  });
+  const open = async (client: string): Promise<Stream> => {
+    const stream = await listenFrom(h.origin, "127.0.0.1", { "x-forwarded-for": client });
+    streams.push(stream);
+    return stream;
+  };
+
+  it("a newcomer's request takes the place of the oldest stream of the client holding the most", async () => {
+    const flood = [await open("203.0.113.1"), await open("203.0.113.1")];
+    const editor = await open("203.0.113.2");
+    // 203.0.113.1 asking for a third finds no place, and nobody holds two more than it.
+    const more = await open("203.0.113.1");
+    const newcomer = await toolsListFrom(h.origin, "127.0.0.1", { "x-forwarded-for": "203.0.113.3" });
+    const message = "the server has too many requests being answered: at most 4 at once, the last kept for signed-in readers and for clients with nothing open; try again in a few seconds";
+    expect({ more: [more.status, more.status === 503 ? JSON.parse(more.text()) : more.text()], newcomer }).toEqual({
+      more: [503, { jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { reason: "server_busy" } } }],
+      newcomer: { status: 200, answer: TOOLS },
+    });
+    expect(h.bridge.quietStreams.held()).toEqual({ "203.0.113.1": 1, "203.0.113.2": 1 });
+    expect(await flood[0]?.ended).toBe(ACK + GRACEFUL_CLOSE);
+    expect([flood[1]?.text(), editor.text()]).toEqual([ACK, ACK]);
+  });
+});
