@@ -871,6 +871,18 @@ export const LIMITS = {
     /** Workers a caller already rendering a page may not take (`FairQueue`'s reserve): one of
      *  the two stays for callers with nothing rendering. The preview (one person) keeps none. */
     renderReserve: 1,
+    /**
+     * Render starts the pool counts back (`FairQueue`'s `recentStarts`): callers who started
+     * fewer pages among the last 256 go first, and one who started any may not take the reserve.
+     * Twenty addresses each keeping one slow first render in flight (adversary round 51 F3) each
+     * start one page in twenty: counted over 256 starts they never look new, and a reader's
+     * page waits for no slow page of theirs. It takes more addresses than this, each with a page
+     * in flight, to take the reserve too; even then a caller who started less goes first. A
+     * reader counted in it (one page in the last 256) waits at most for one page before it.
+     */
+    renderRecentStarts: 256,
+    /** Callers whose last render start is remembered beyond those (strings of an address: ~100 KB). */
+    renderRememberedCallers: 4_096,
     /** Pages one caller may have rendering or waiting at once; one more is answered 503. A
      *  browser restoring a dozen tabs stays under it; a client asking for every slow page of a
      *  site at once waits for its own. */

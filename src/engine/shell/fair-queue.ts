@@ -1,5 +1,6 @@
 import type { Standing } from "./caller-standing.js";
 import { appendAll } from "../../arrays.js";
+import { RecentStarts } from "./recent-starts.js";
 
 /** What one caller may hold of a pool, and what the pool keeps for callers with nothing running. */
 export interface CallerBounds<T = unknown> {
@@ -65,6 +66,20 @@ export interface CallerBounds<T = unknown> {
    * and a caller running one there is not a caller with nothing running here. None by default.
    */
   readonly elsewhere?: (caller: string) => number;
+  /**
+   * Starts remembered (`RecentStarts`), counted, never timed; none by default. With it, callers
+   * are served by fewest items started among the last `recentStarts` starts, then by whose last
+   * start is oldest (never started first), and a caller with an item among those starts leaves
+   * `reserve` free as one running does: the reserve is for callers who took little lately.
+   * Without it, callers with nothing running were alike however much they had just run, so
+   * twenty addresses each keeping one slow render in flight took every worker in turn, in order
+   * of arrival, ahead of a reader's page (adversary round 51 F3). It holds against as many
+   * addresses as it counts starts; more each take the reserve, but still go after a caller who
+   * started less.
+   */
+  readonly recentStarts?: number;
+  /** With `recentStarts`: callers whose last start is remembered (least recently started forgotten first). */
+  readonly rememberedCallers?: number;
 }
 
 interface Entry<T> {
@@ -96,8 +111,13 @@ export class FairQueue<T> {
   private turns = 0;
   /** Items running, over all callers. */
   private runningNow = 0;
+  /** Who started lately (`recentStarts`). */
+  private readonly recent: RecentStarts | undefined;
 
-  constructor(private readonly bounds: CallerBounds<T>) {}
+  constructor(private readonly bounds: CallerBounds<T>) {
+    const window = bounds.recentStarts;
+    this.recent = window === undefined ? undefined : new RecentStarts(window, Math.max(window, bounds.rememberedCallers ?? window));
+  }
 
   /** Queue an item; false (and nothing queued) when the caller already holds `maxHeld`. */
   push(caller: string, item: T): boolean {
@@ -172,6 +192,7 @@ export class FairQueue<T> {
     entry.running++;
     this.runningNow++;
     entry.lastTurn = ++this.turns;
+    this.recent?.started(pick);
     return { caller: pick, item: entry.queue.shift() as T };
   }
 
@@ -250,6 +271,7 @@ export class FairQueue<T> {
     const { capacity, maxRunning } = this.bounds;
     let pick: string | undefined;
     let bestFloor = Infinity;
+    let bestCount = Infinity;
     let bestTurn = Infinity;
     /** The pick is a trial passed over `newcomerOvertakes` times: no newer trial goes before it. */
     let bestDue = false;
@@ -263,9 +285,13 @@ export class FairQueue<T> {
       // Among trials of the same floor: one passed over enough goes first (the earliest of
       // those), else the newest.
       const later = trial && floor === bestFloor && bestTurn === 0 && !bestDue;
-      if (floor < bestFloor || (floor === bestFloor && entry.lastTurn < bestTurn) || later) {
+      // With `recentStarts`: fewest started lately first, then the one whose last start is oldest.
+      const count = this.recent?.count(caller) ?? 0;
+      const turn = this.recent?.lastStart(caller) ?? entry.lastTurn;
+      if (floor < bestFloor || (floor === bestFloor && (count < bestCount || (count === bestCount && turn < bestTurn))) || later) {
         bestFloor = floor;
-        bestTurn = entry.lastTurn;
+        bestCount = count;
+        bestTurn = turn;
         bestDue = due;
         pick = caller;
       }
@@ -287,7 +313,7 @@ export class FairQueue<T> {
    */
   private floorOf(caller: string, entry: Entry<T>): number {
     const standing = this.standingOf(caller);
-    if (this.runningOf(caller, entry) > 0 || standing === "heavy") return this.furtherFloor();
+    if (this.runningOf(caller, entry) > 0 || standing === "heavy" || (this.recent?.count(caller) ?? 0) > 0) return this.furtherFloor();
     if (standing !== "new") return 0;
     const head = entry.queue[0];
     if (head !== undefined && this.bounds.tried?.(head) === true) return Math.max(this.furtherFloor(), this.bounds.requeuedReserve ?? 0);
