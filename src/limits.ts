@@ -873,12 +873,13 @@ export const LIMITS = {
     renderReserve: 1,
     /**
      * Render starts the pool counts back (`FairQueue`'s `recentStarts`): callers who started
-     * fewer pages among the last 256 go first, and one who started any may not take the reserve.
-     * Twenty addresses each keeping one slow first render in flight (adversary round 51 F3) each
-     * start one page in twenty: counted over 256 starts they never look new, and a reader's
-     * page waits for no slow page of theirs. It takes more addresses than this, each with a page
-     * in flight, to take the reserve too; even then a caller who started less goes first. A
-     * reader counted in it (one page in the last 256) waits at most for one page before it.
+     * fewer pages among the last 256 go first, and one who started more than half as many as a
+     * caller rendering now may not take the reserve. Twenty addresses each keeping one slow
+     * first render in flight (adversary round 51 F3) start one page in twenty each, level (12
+     * or 13 of 256): none of them takes the reserve, and a newcomer's page, or that of a reader
+     * who rendered at most half as many, starts at once. Over 256 starts, because it takes
+     * about that many addresses each with a page in flight before their counts fall to none (new
+     * again, so the reserve is theirs too); even then a caller who started less goes first.
      */
     renderRecentStarts: 256,
     /** Callers whose last render start is remembered beyond those (strings of an address: ~100 KB). */

@@ -72,9 +72,9 @@ interface Slot {
  * Pages wait in per-caller queues served in turn (`FairQueue`, as the shell pool's calls): one
  * caller holds at most `maxHeldPerCaller` pages; the caller who started fewest pages among the
  * pool's last `LIMITS.preview.renderRecentStarts` goes first; and one already rendering, or who
- * started a page among those, never takes the last `reserveWorkers`, so a reader opening a page
- * finds a worker while others' slow pages render, however many addresses keep one in flight
- * (up to that count; adversary round 51 F3).
+ * started more than half as many of those as a caller rendering now, never takes the last
+ * `reserveWorkers`, so a reader opening a page finds a worker while others' slow pages render,
+ * also when many addresses each keep one in flight (adversary round 51 F3).
  * Workers start as pages need them and stop after `idleMs` idle, all but one. They never keep
  * the process alive: a request waiting for one does.
  */
@@ -119,7 +119,7 @@ export class RenderPool {
       maxRunning: this.size,
       capacity: this.size,
       reserve,
-      // A caller that rendered lately is not a newcomer to the reserve, and goes after one that rendered less (adversary round 51 F3).
+      // A caller that rendered as much lately as those rendering does not take the reserve, and goes after one that rendered less (adversary round 51 F3).
       recentStarts: defaults.renderRecentStarts,
       rememberedCallers: defaults.renderRememberedCallers,
     });
