@@ -775,6 +775,19 @@ export const LIMITS = {
     windowMs: 60 * 60 * 1000,
     /** Spec: per user (IP address), queries to the MCP server: 5,000 requests per hour. */
     perIp: 5_000,
+    /**
+     * The hourly `perIp` comes back evenly over the hour, one request at a time (`IpPace`), and
+     * an address may hold at most a twentieth of it (250 of 5,000) to spend at once: a page
+     * opened is tens of requests, an agent's busy minute some dozens of calls, so ten pages at
+     * once or a few minutes of calls fit. Without it an address spent its 5,000 at once, and
+     * twenty did so together, ~500 cheap GETs a second, slowing others' searches 30 times
+     * (adversary round 51 F5); now after their bursts they send 28 a second in all.
+     */
+    perIpBurstDivisor: 20,
+    /** A burst is at least this (a site owner's `--rate-limit ip=300` still opens ten pages at once); a limit at most this is not paced. */
+    perIpBurstMin: 100,
+    /** Addresses whose pace is remembered (a partly spent burst, ~100 bytes each); one forgotten starts with a full burst. */
+    pacedAddresses: 100_000,
     /** Spec: search / query docs filesystem, per documentation site: 10,000 per hour each. */
     search: 10_000,
     filesystem: 10_000,
