@@ -777,13 +777,14 @@ export const LIMITS = {
     perIp: 5_000,
     /**
      * The hourly `perIp` comes back evenly over the hour, one request at a time (`IpPace`), and
-     * an address may hold at most a twentieth of it (250 of 5,000) to spend at once: a page
-     * opened is tens of requests, an agent's busy minute some dozens of calls, so ten pages at
-     * once or a few minutes of calls fit. Without it an address spent its 5,000 at once, and
-     * twenty did so together, ~500 cheap GETs a second, slowing others' searches 30 times
-     * (adversary round 51 F5); now after their bursts they send 28 a second in all.
+     * an address may hold at most a fifth of it (1,000 of 5,000) to spend at once. Without it an
+     * address spent its 5,000 at once, and twenty did so together, ~500 cheap GETs a second,
+     * slowing others' searches 30 times (adversary round 51 F5); now after their bursts (40 s
+     * at that rate) they send 28 a second in all. A fifth, not less: one MCP client's sessions of
+     * tool calls made over 250 requests within a minute (test/bridge/leak.test.ts), a page opened
+     * is tens of requests, and an office behind one address opens many; a twentieth refused them.
      */
-    perIpBurstDivisor: 20,
+    perIpBurstDivisor: 5,
     /** A burst is at least this (a site owner's `--rate-limit ip=300` still opens ten pages at once); a limit at most this is not paced. */
     perIpBurstMin: 100,
     /** Addresses whose pace is remembered (a partly spent burst, ~100 bytes each); one forgotten starts with a full burst. */

@@ -7,8 +7,8 @@ import { type Harness, TestClock, startBridge } from "./harness.js";
  * Adversary round 51 F5: the per-address limit (5,000 an hour) bounded the hour's total, not its
  * pace, so an address could spend all of it at once; twenty addresses each under every bound
  * sent ~500 cheap discovery GETs a second and slowed another caller's search 30 times. Now the
- * hour's 5,000 come back evenly (one every 0.72 s) and an address holds at most 250 to spend at
- * once. Real HTTP from loopback addresses, the limits `serve --http` has, a clock moved by hand.
+ * hour's 5,000 come back evenly (one every 0.72 s) and an address holds at most 1,000 to spend
+ * at once. Real HTTP from loopback addresses, the limits `serve --http` has, a clock moved by hand.
  */
 
 interface Answer {
@@ -41,18 +41,18 @@ describe("the per-address limit spread over the hour", () => {
   });
   afterAll(() => h?.close());
 
-  it("answers an address's requests past a burst of 250 with 429 until one comes back (every 0.72 s), other addresses unaffected", async () => {
-    expect([LIMITS.rateLimits.perIp, LIMITS.rateLimits.perIpBurstDivisor]).toEqual([5000, 20]);
+  it("answers an address's requests past a burst of 1,000 with 429 until one comes back (every 0.72 s), other addresses unaffected", async () => {
+    expect([LIMITS.rateLimits.perIp, LIMITS.rateLimits.perIpBurstDivisor]).toEqual([5000, 5]);
     const card = "/.well-known/mcp.json";
-    // The burst, all at the same moment, five at a time.
+    // The burst, all at the same moment, ten at a time.
     const statuses: number[] = [];
-    for (let i = 0; i < 250; i += 5) statuses.push(...(await Promise.all(Array.from({ length: 5 }, () => get(port, card, "127.0.0.81")))).map((a) => a.status));
-    expect(statuses).toEqual(Array.from({ length: 250 }, () => 200));
+    for (let i = 0; i < 1000; i += 10) statuses.push(...(await Promise.all(Array.from({ length: 10 }, () => get(port, card, "127.0.0.81")))).map((a) => a.status));
+    expect(statuses).toEqual(Array.from({ length: 1000 }, () => 200));
     const over = await get(port, card, "127.0.0.81");
     expect([over.status, over.retryAfter, JSON.parse(over.body)]).toEqual([
       429,
       "1",
-      { error: { code: "rate_limited", message: "Rate limit exceeded: at most 250 requests at once from one IP address (they come back at 5000 an hour, evenly). Retry after 1 seconds." } },
+      { error: { code: "rate_limited", message: "Rate limit exceeded: at most 1000 requests at once from one IP address (they come back at 5000 an hour, evenly). Retry after 1 seconds." } },
     ]);
     // Another address has its own burst.
     expect((await get(port, card, "127.0.0.82")).status).toBe(200);

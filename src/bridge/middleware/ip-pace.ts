@@ -42,7 +42,7 @@ export class IpPace {
   }
 }
 
-/** The pace for an hourly limit: none when it is off; a burst of a twentieth of it, at least `LIMITS.rateLimits.perIpBurstMin`. */
+/** The pace for an hourly limit: none when it is off; a burst of a fifth of it (`LIMITS.rateLimits.perIpBurstDivisor`), at least `LIMITS.rateLimits.perIpBurstMin`. */
 export function ipPace(perIp: number, windowMs: number, now: () => number): IpPace | undefined {
   if (!Number.isFinite(perIp)) return undefined;
   const burst = Math.max(LIMITS.rateLimits.perIpBurstMin, Math.ceil(perIp / LIMITS.rateLimits.perIpBurstDivisor));
