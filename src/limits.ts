@@ -787,6 +787,20 @@ export const LIMITS = {
     windowMs: 60 * 60 * 1000,
     /** Spec: per user (IP address), queries to the MCP server: 5,000 requests per hour. */
     perIp: 5_000,
+    /**
+     * The hourly `perIp` comes back evenly over the hour, one request at a time (`IpPace`), and
+     * an address may hold at most a fifth of it (1,000 of 5,000) to spend at once. Without it an
+     * address spent its 5,000 at once, and twenty did so together, ~500 cheap GETs a second,
+     * slowing others' searches 30 times (adversary round 51 F5); now after their bursts (40 s
+     * at that rate) they send 28 a second in all. A fifth, not less: one MCP client's sessions of
+     * tool calls made over 250 requests within a minute (test/bridge/leak.test.ts), a page opened
+     * is tens of requests, and an office behind one address opens many; a twentieth refused them.
+     */
+    perIpBurstDivisor: 5,
+    /** A burst is at least this (a site owner's `--rate-limit ip=300` still opens ten pages at once); a limit at most this is not paced. */
+    perIpBurstMin: 100,
+    /** Addresses whose pace is remembered (a partly spent burst, ~100 bytes each); one forgotten starts with a full burst. */
+    pacedAddresses: 100_000,
     /** Spec: search / query docs filesystem, per documentation site: 10,000 per hour each. */
     search: 10_000,
     filesystem: 10_000,
@@ -883,6 +897,19 @@ export const LIMITS = {
     /** Workers a caller already rendering a page may not take (`FairQueue`'s reserve): one of
      *  the two stays for callers with nothing rendering. The preview (one person) keeps none. */
     renderReserve: 1,
+    /**
+     * Render starts the pool counts back (`FairQueue`'s `recentStarts`): callers who started
+     * fewer pages among the last 256 go first, and one who started more than half as many as a
+     * caller rendering now may not take the reserve. Twenty addresses each keeping one slow
+     * first render in flight (adversary round 51 F3) start one page in twenty each, level (12
+     * or 13 of 256): none of them takes the reserve, and a newcomer's page, or that of a reader
+     * who rendered at most half as many, starts at once. Over 256 starts, because it takes
+     * about that many addresses each with a page in flight before their counts fall to none (new
+     * again, so the reserve is theirs too); even then a caller who started less goes first.
+     */
+    renderRecentStarts: 256,
+    /** Callers whose last render start is remembered beyond those (strings of an address: ~100 KB). */
+    renderRememberedCallers: 4_096,
     /** Pages one caller may have rendering or waiting at once; one more is answered 503. A
      *  browser restoring a dozen tabs stays under it; a client asking for every slow page of a
      *  site at once waits for its own. */

@@ -20,6 +20,7 @@ import type { AuthMode, McpToggle } from "../../src/store/state/state-store.js";
 import { docsTools } from "../../src/mcp/tools.js";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import type { ShellHostOptions } from "../../src/engine/shell/shell-host.js";
+import type { RenderPoolOptions } from "../../src/engine/render/render-pool.js";
 import { fixture } from "../helpers/paths.js";
 import { TestClient } from "../helpers/test-client.js";
 
@@ -91,6 +92,8 @@ export interface HarnessOptions {
   readonly shell?: ShellHostOptions;
   /** The socket's bounds and deadlines (default: `LIMITS.bridge`, as `serve --http` has them). */
   readonly listen?: Omit<ListenOptions, "host" | "port" | "connections">;
+  /** The page render pool's options (default: as `serve --http` sizes it); tests watch and hold renders with them. */
+  readonly renderWorker?: RenderPoolOptions;
 }
 
 export interface Harness {
@@ -126,7 +129,7 @@ export async function startBridge(options: HarnessOptions = {}): Promise<Harness
   if (options.authMode !== undefined) await state.setAuthMode(options.authMode);
   if (options.mcp !== undefined) await state.setMcp(options.mcp);
   // As `serve --http` runs it: filesystem commands in the shell worker.
-  const runtime = await DocsRuntime.load({ root: options.root ?? DEMO, baseUrl: "https://docs.nimbus.example", shellWorker: options.shell ?? true });
+  const runtime = await DocsRuntime.load({ root: options.root ?? DEMO, baseUrl: "https://docs.nimbus.example", shellWorker: options.shell ?? true, ...(options.renderWorker !== undefined ? { renderWorker: options.renderWorker } : {}) });
   if (options.watch === true) await runtime.watch();
   const rateLimits: RateLimits | string = parseRateLimits(options.rateLimits ?? []);
   if (typeof rateLimits === "string") throw new Error(rateLimits);

@@ -223,4 +223,29 @@ describe("FairQueue", () => {
     // Without it, the reader waits as long as the flood lasts.
     expect(flood(undefined)).toEqual(["t1-sort1", "t2-sort1", "t3-sort1", "t4-sort1", "t5-sort1", "t6-sort1", "t1-sort2", "t2-sort2", "t3-sort2", "t4-sort2"]);
   });
+  it("with recentStarts, remembers callers between their items: fewest started lately first, and the reserve for those who took at most half as many as each caller running", () => {
+    // The render pool's bounds: two places, one kept (adversary round 51 F3).
+    const q = new FairQueue<string>(bounds({ maxRunning: 2, capacity: 2, reserve: 1, recentStarts: 256 }));
+    // Three addresses each keep one item in flight, three rounds; a reader had one item.
+    for (const round of [1, 2, 3]) {
+      for (const c of ["f1", "f2", "f3"]) q.push(c, `${c}.${round}`);
+      if (round === 1) q.push("reader", "r.1");
+      expect(runOrder(q)).toEqual(round === 1 ? ["f1.1", "f2.1", "f3.1", "r.1"] : [`f1.${round}`, `f2.${round}`, `f3.${round}`]);
+    }
+    // Each waits again, f1's item runs: none of them may take the kept place (3 started each, as f1).
+    for (const c of ["f1", "f2", "f3"]) q.push(c, `${c}.4`);
+    expect([q.take()?.item, q.take()]).toEqual(["f1.4", undefined]);
+    // The reader (1 lately, at most half of f1's 4) and a newcomer (none) may; the newcomer goes first.
+    q.push("reader", "r.2");
+    q.push("newcomer", "n.1");
+    expect([q.take()?.item, q.take()]).toEqual(["n.1", undefined]);
+    q.done("newcomer");
+    expect([q.take()?.item, q.take()]).toEqual(["r.2", undefined]);
+    // With the places free, the reader and the newcomer again go before the three (fewest started lately first).
+    q.done("f1");
+    q.done("reader");
+    q.push("reader", "r.3");
+    q.push("newcomer", "n.2");
+    expect(runOrder(q)).toEqual(["n.2", "r.3", "f2.4", "f3.4"]);
+  });
 });

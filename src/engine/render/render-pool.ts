@@ -31,7 +31,9 @@ export interface RenderPoolOptions {
   readonly onEvent?: (event: RenderEvent) => void;
   /**
    * Tests only: a shared Int32 each worker waits on (while it is 0) before it renders a page,
-   * so a test holds a render as long as it likes without timing anything.
+   * so a test holds a render as long as it likes without timing anything. Longer than one Int32,
+   * each page waits on its own (`gate[job id]`, pages past its end do not wait), so a test ends
+   * pages one by one in the order it chooses.
    */
   readonly gate?: Int32Array;
 }
@@ -68,8 +70,11 @@ interface Slot {
  * with its worker and a `RenderUnavailable`, which the route answers as a 503 page.
  *
  * Pages wait in per-caller queues served in turn (`FairQueue`, as the shell pool's calls): one
- * caller holds at most `maxHeldPerCaller` pages, and one already rendering never takes the last
- * `reserveWorkers`, so a reader opening a page finds a worker while another's slow pages render.
+ * caller holds at most `maxHeldPerCaller` pages; the caller who started fewest pages among the
+ * pool's last `LIMITS.preview.renderRecentStarts` goes first; and one already rendering, or who
+ * started more than half as many of those as a caller rendering now, never takes the last
+ * `reserveWorkers`, so a reader opening a page finds a worker while others' slow pages render,
+ * also when many addresses each keep one in flight (adversary round 51 F3).
  * Workers start as pages need them and stop after `idleMs` idle, all but one. They never keep
  * the process alive: a request waiting for one does.
  */
@@ -78,6 +83,8 @@ export class RenderPool {
   private readonly queue: FairQueue<Job>;
   private readonly size: number;
   private readonly maxHeld: number;
+  /** Workers kept for callers who rendered nothing lately (`FairQueue`'s reserve). */
+  private readonly reserve: number;
   private readonly timeLimitMs: number;
   private readonly idleMs: number;
   private readonly log: (message: string) => void;
@@ -106,7 +113,16 @@ export class RenderPool {
         return { cancel: () => clearTimeout(timer) };
       });
     const reserve = Math.min(options.reserveWorkers ?? defaults.renderReserve, this.size - 1);
-    this.queue = new FairQueue<Job>({ maxHeld: this.maxHeld, maxRunning: this.size, capacity: this.size, reserve });
+    this.reserve = reserve;
+    this.queue = new FairQueue<Job>({
+      maxHeld: this.maxHeld,
+      maxRunning: this.size,
+      capacity: this.size,
+      reserve,
+      // A caller that rendered as much lately as those rendering does not take the reserve, and goes after one that rendered less (adversary round 51 F3).
+      recentStarts: defaults.renderRecentStarts,
+      rememberedCallers: defaults.renderRememberedCallers,
+    });
   }
 
   /** Workers running now, busy or idle. */
@@ -238,11 +254,16 @@ export class RenderPool {
     else this.done(job, "error", new Error(message.message));
   }
 
-  /** A worker with nothing to do is stopped after `idleMs` (unless it is the last one or takes a page meanwhile). */
+  /**
+   * A worker with nothing to do is stopped after `idleMs`, unless it is the last one, takes a
+   * page meanwhile, or is a reserved one while pages render: callers who rendered lately may not
+   * take it, so under a steady stream of their pages it idles, and a newcomer's page would else
+   * wait for a worker to start (seconds on a busy machine).
+   */
   private idle(slot: Slot): void {
     clearTimeout(slot.timer);
     slot.timer = setTimeout(() => {
-      if (slot.job === undefined && this.slots.length > 1) this.retire(slot, "idle");
+      if (slot.job === undefined && this.slots.length > Math.max(1, this.queue.running + this.reserve)) this.retire(slot, "idle");
     }, this.idleMs);
     slot.timer.unref();
   }

@@ -14,8 +14,12 @@ const { gate } = workerData as RenderWorkerData;
 
 port.on("message", (message: ToRenderWorker) => {
   const { id } = message;
-  // Tests only: hold the render until the test opens the gate (a render that never ends, without timing anything).
-  if (gate !== undefined) Atomics.wait(gate, 0, 0);
+  // Tests only: hold the render until the test opens the gate (a render that never ends, without
+  // timing anything): the one gate of every page, or with one cell per page, the page's own (by its id).
+  if (gate !== undefined) {
+    const cell = gate.length > 1 ? id : 0;
+    while (Atomics.load(gate, cell) === 0) Atomics.wait(gate, cell, 0);
+  }
   let answer: FromRenderWorker;
   try {
     answer = "markdown" in message ? { t: "markdown", id, html: message.markdown.map((text) => renderMarkdown(text)) } : { t: "done", id, rendered: renderMdx(message.source, { filePath: message.filePath }) };

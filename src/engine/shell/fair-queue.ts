@@ -1,5 +1,6 @@
 import type { Standing } from "./caller-standing.js";
 import { appendAll } from "../../arrays.js";
+import { RecentStarts } from "./recent-starts.js";
 
 /** What one caller may hold of a pool, and what the pool keeps for callers with nothing running. */
 export interface CallerBounds<T = unknown> {
@@ -65,6 +66,21 @@ export interface CallerBounds<T = unknown> {
    * and a caller running one there is not a caller with nothing running here. None by default.
    */
   readonly elsewhere?: (caller: string) => number;
+  /**
+   * Starts remembered (`RecentStarts`), counted, never timed; none by default. With it, callers
+   * are served by fewest items started among the last `recentStarts` starts, then by whose last
+   * start is oldest (never started first), and a caller with more than half as many of those
+   * starts as a caller running now leaves `reserve` free as one running does (`tookMore`): the
+   * reserve is for callers who took little lately.
+   * Without it, callers with nothing running were alike however much they had just run, so
+   * twenty addresses each keeping one slow render in flight took every worker in turn, in order
+   * of arrival, ahead of a reader's page (adversary round 51 F3). It holds against as many
+   * addresses as it counts starts; more each take the reserve, but still go after a caller who
+   * started less.
+   */
+  readonly recentStarts?: number;
+  /** With `recentStarts`: callers whose last start is remembered (least recently started forgotten first). */
+  readonly rememberedCallers?: number;
 }
 
 interface Entry<T> {
@@ -96,8 +112,15 @@ export class FairQueue<T> {
   private turns = 0;
   /** Items running, over all callers. */
   private runningNow = 0;
+  /** Callers with an item running here. */
+  private readonly runningCallers = new Set<string>();
+  /** Who started lately (`recentStarts`). */
+  private readonly recent: RecentStarts | undefined;
 
-  constructor(private readonly bounds: CallerBounds<T>) {}
+  constructor(private readonly bounds: CallerBounds<T>) {
+    const window = bounds.recentStarts;
+    this.recent = window === undefined ? undefined : new RecentStarts(window, Math.max(window, bounds.rememberedCallers ?? window));
+  }
 
   /** Queue an item; false (and nothing queued) when the caller already holds `maxHeld`. */
   push(caller: string, item: T): boolean {
@@ -170,8 +193,10 @@ export class FairQueue<T> {
     entry.passed = 0;
     entry.overtaken = 0;
     entry.running++;
+    this.runningCallers.add(pick);
     this.runningNow++;
     entry.lastTurn = ++this.turns;
+    this.recent?.started(pick);
     return { caller: pick, item: entry.queue.shift() as T };
   }
 
@@ -211,6 +236,7 @@ export class FairQueue<T> {
     const entry = this.callers.get(caller);
     if (entry === undefined || entry.running === 0) return;
     entry.running--;
+    if (entry.running === 0) this.runningCallers.delete(caller);
     this.runningNow--;
     this.forgetIfIdle(caller, entry);
   }
@@ -250,6 +276,7 @@ export class FairQueue<T> {
     const { capacity, maxRunning } = this.bounds;
     let pick: string | undefined;
     let bestFloor = Infinity;
+    let bestCount = Infinity;
     let bestTurn = Infinity;
     /** The pick is a trial passed over `newcomerOvertakes` times: no newer trial goes before it. */
     let bestDue = false;
@@ -263,9 +290,13 @@ export class FairQueue<T> {
       // Among trials of the same floor: one passed over enough goes first (the earliest of
       // those), else the newest.
       const later = trial && floor === bestFloor && bestTurn === 0 && !bestDue;
-      if (floor < bestFloor || (floor === bestFloor && entry.lastTurn < bestTurn) || later) {
+      // With `recentStarts`: fewest started lately first, then the one whose last start is oldest.
+      const count = this.recent?.count(caller) ?? 0;
+      const turn = this.recent?.lastStart(caller) ?? entry.lastTurn;
+      if (floor < bestFloor || (floor === bestFloor && (count < bestCount || (count === bestCount && turn < bestTurn))) || later) {
         bestFloor = floor;
-        bestTurn = entry.lastTurn;
+        bestCount = count;
+        bestTurn = turn;
         bestDue = due;
         pick = caller;
       }
@@ -287,7 +318,7 @@ export class FairQueue<T> {
    */
   private floorOf(caller: string, entry: Entry<T>): number {
     const standing = this.standingOf(caller);
-    if (this.runningOf(caller, entry) > 0 || standing === "heavy") return this.furtherFloor();
+    if (this.runningOf(caller, entry) > 0 || standing === "heavy" || this.tookMore(caller)) return this.furtherFloor();
     if (standing !== "new") return 0;
     const head = entry.queue[0];
     if (head !== undefined && this.bounds.tried?.(head) === true) return Math.max(this.furtherFloor(), this.bounds.requeuedReserve ?? 0);
@@ -304,6 +335,22 @@ export class FairQueue<T> {
   private isTrial(caller: string, entry: Entry<T>): boolean {
     const head = entry.queue[0];
     return (this.bounds.standing?.(caller) ?? "trusted") === "new" && this.runningOf(caller, entry) === 0 && head !== undefined && this.bounds.tried?.(head) !== true;
+  }
+
+  /**
+   * With `recentStarts`: whether the caller started items lately, and more than half as many as
+   * some caller running now, so it leaves the reserve free as one running does. A caller that
+   * started none, or at most half as many as each caller holding a place, took clearly less
+   * than they lately and may take the reserve. Half, not "fewer": callers keeping one item in
+   * flight each are kept level by serving the fewest first, yet at any start, the oldest start
+   * leaving the count, one of them is one start lighter than another (20 addresses: 12 or 13
+   * of 256 starts each), and "fewer" let that one take the reserve.
+   */
+  private tookMore(caller: string): boolean {
+    const mine = this.recent?.count(caller) ?? 0;
+    if (mine === 0 || this.recent === undefined) return false;
+    for (const other of this.runningCallers) if (2 * mine > this.recent.count(other)) return true;
+    return false;
   }
 
   /** Items of `caller` running here. */
