@@ -312,7 +312,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // user wants (all for `check`, a count for `serve`, `search` and `fs`) is the caller's choice.
   const routes = { files: sortByPath(files), pages: sortByPath(pages), ...(shadowed.size > 0 ? { shadowed } : {}) };
   const snapshot = { root, config: siteConfig, ...routes, diagnostics, ...(generated !== undefined ? { api: generated.api } : {}) };
-  const site: Site = { ...snapshot, variants: siteVariants(snapshot, generated?.cache, previous?.site) };
+  const site: Site = { ...snapshot, variants: await siteVariants(snapshot, generated?.cache, previous?.site) };
   specTimes.resolve = (source, access) => {
     const file = site.files.get(`/${source}`);
     if (file === undefined) return undefined;
@@ -543,7 +543,7 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
   }
   const { shadowed: _before, ...rest } = prev.site;
   const snapshot = { ...rest, files: sortByPath(files), pages: sortByPath(pages), ...(shadowed.size > 0 ? { shadowed } : {}), diagnostics };
-  const site: Site = { ...snapshot, variants: siteVariants(snapshot, prev.apiCache, prev.site) };
+  const site: Site = { ...snapshot, variants: await siteVariants(snapshot, prev.apiCache, prev.site) };
   // The folders as the full load listed them no longer describe this snapshot: not kept.
   const { folders: _listed, ...kept } = prev;
   return { ...kept, site, links };

@@ -17,7 +17,7 @@ import { VariantTimes } from "./variant-times.js";
  * every reader read, and one that lost its last keeps its times (`FileVariants.timesOnly`) while
  * some of its readers are dated otherwise than the file.
  */
-export function siteVariants(site: Omit<Site, "variants">, apiCache: ApiCache | undefined, previous: Site | undefined): ReadonlyMap<string, FileVariants> {
+export async function siteVariants(site: Omit<Site, "variants">, apiCache: ApiCache | undefined, previous: Site | undefined): Promise<ReadonlyMap<string, FileVariants>> {
   const results = new Map([...(apiCache?.specs ?? [])].map(([source, entry]) => [source, entry.result]));
   const timesBefore = (path: string): VariantTimes | undefined => {
     const variants = previous?.variants?.get(path);
@@ -26,12 +26,12 @@ export function siteVariants(site: Omit<Site, "variants">, apiCache: ApiCache | 
     return file === undefined ? undefined : VariantTimes.everyone(file);
   };
   const out = new Map<string, FileVariants>();
-  for (const v of [...importVariants(site, previous?.variants, timesBefore), ...specVariants(site, results, previous?.variants, timesBefore)]) out.set(v.file.path, v);
+  for (const v of [...(await importVariants(site, previous?.variants, timesBefore)), ...(await specVariants(site, results, previous?.variants, timesBefore))]) out.set(v.file.path, v);
   for (const [path, before] of previous?.variants ?? []) {
     const file = site.files.get(path);
     if (out.has(path) || file === undefined) continue;
     const page = pageOfFile(site, pagePathOf(path), path);
-    const kept = FileVariants.timesOnly(file, page?.file === file ? page : undefined, before);
+    const kept = await FileVariants.timesOnly(file, page?.file === file ? page : undefined, before);
     if (kept !== undefined) out.set(path, kept);
   }
   return out;

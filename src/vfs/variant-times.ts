@@ -1,5 +1,6 @@
 import { type Access, accessKey } from "./access.js";
 import { LIMITS } from "../limits.js";
+import { nextTurn } from "../turns.js";
 import type { SiteFile } from "./site-file.js";
 
 /** What one class of readers was served of a file, and since when (`text` made when first needed). */
@@ -91,14 +92,22 @@ export class VariantTimes {
    * after `previous` (none at a start). Compared now, not when first read: a class's time is that
    * of the version that changed its text, not of a later edit of other parts made before it was
    * read again.
+   *
+   * The thread is given back after each text a class is compared by (`nextTurn`): the file
+   * rendered for the class, and the version before's when it had not been made (a 600-operation
+   * spec ~50-120 ms each, up to two for each of `LIMITS.load.maxTimedClasses` classes), which in
+   * one stretch held every caller 3-6 s at a save of a spec restricted to 70 groups. The snapshot
+   * being replaced keeps answering meanwhile: what it remembers is taken as it was when this
+   * began (its classes, its readers), and what it learns meanwhile is looked back at through
+   * `Before`, taken at the end.
    */
-  static of(
+  static async of(
     previous: VariantTimes | undefined,
     file: SiteFile,
     rules: readonly Access[],
     textOf: (allowed: readonly boolean[]) => string,
     render: (allowed: readonly boolean[]) => string = textOf,
-  ): VariantTimes {
+  ): Promise<VariantTimes> {
     const all = [...(previous?.rules ?? [])];
     const keys = all.map(accessKey);
     const current = rules.map((rule) => {
@@ -115,7 +124,9 @@ export class VariantTimes {
     const readers = new Map(previous?.readers);
     // The halves of each class: the one the new rules refuse, and each known reader's.
     const halves = new Map<string, Set<string>>();
-    for (const key of previous?.seen.keys() ?? []) halves.set(key, new Set([key + added.map(() => "0").join("")]));
+    // Read while this snapshot still answers, between turns: taken as they are now.
+    const classes = [...(previous?.seen ?? [])];
+    for (const [key] of classes) halves.set(key, new Set([key + added.map(() => "0").join("")]));
     for (const reads of readers.values()) {
       const outcome = bits(all.map(reads));
       halves.get(outcome.slice(0, outcome.length - added.length))?.add(outcome);
@@ -139,16 +150,20 @@ export class VariantTimes {
     } else {
       const was = previous.seen.get(least.slice(0, previous.rules.length)) ?? previous.leastSeen();
       const text = textFor(current.map((at) => least[at] === "1"));
+      await nextTurn();
       seen.set(least, { text: () => text, mtime: text === was.text() ? was.mtime : changed(was.mtime) });
+      await nextTurn();
     }
-    for (const [key, was] of previous?.seen ?? []) {
+    for (const [key, was] of classes) {
       let before: string | undefined;
       for (const outcome of halves.get(key) ?? []) {
         if (seen.size >= LIMITS.load.maxTimedClasses || seen.has(outcome) || !possible(all, outcome)) continue;
         // Each half keeps the class's time when it is served what the class was.
         const text = textFor(current.map((at) => outcome[at] === "1"));
+        await nextTurn();
         before ??= was.text();
         seen.set(outcome, { text: () => text, mtime: text === before ? was.mtime : changed(was.mtime) });
+        await nextTurn();
       }
     }
     let before: Before | undefined;
