@@ -30,6 +30,7 @@ import type { CachedSite, SiteCache } from "./site-cache.js";
 import type { CacheWrite } from "./site-cache-writer.js";
 import type { RankingParams } from "./search/ranking.js";
 import { collectGarbage } from "./collect-garbage.js";
+import type { VariantMemory } from "./variant-memory.js";
 
 export interface RuntimeOptions {
   /** Repository folder on disk. */
@@ -110,6 +111,12 @@ export interface RuntimeOptions {
    * come (`indexLater` without a search: one-shot commands), whose load it would only slow.
    */
   readonly analyseWhileLoading?: boolean;
+  /**
+   * Each reader class's time of each file with restricted parts, kept in a state file across
+   * starts (`VariantMemory`): the load dates classes by it, and `close` writes it. Unset (tests,
+   * one-shot commands): a start dates every class by the file's time.
+   */
+  readonly timesMemory?: VariantMemory;
 }
 
 /** Points of a start (`RuntimeOptions.onLoadStep`): the persistent cache checked against the
@@ -261,7 +268,7 @@ export class DocsRuntime {
       // Each folder is watched before the load lists it, so every file it reads is read after its
       // folder is watched. A first load of a large site reads its files in a worker thread ahead
       // of it (`PageReadAhead`), after the listing.
-      const load = { readAhead: (real: string, rels: readonly string[], maxBytes: number) => startPageReadAhead(real, rels, maxBytes, options.log), ...(duringLoad !== undefined ? { onPage: (page: Page) => duringLoad.offer(page) } : {}), ...options.load };
+      const load = { readAhead: (real: string, rels: readonly string[], maxBytes: number) => startPageReadAhead(real, rels, maxBytes, options.log), ...(duringLoad !== undefined ? { onPage: (page: Page) => duringLoad.offer(page) } : {}), ...(options.timesMemory !== undefined ? { timesMemory: options.timesMemory } : {}), ...options.load };
       const loadFrom = (known: CachedSite["known"] | undefined): Promise<LoadedSite> => loadSite(options.root, options.log, undefined, load, known, watcher !== undefined ? (rel) => watcher.beforeListing(rel) : undefined);
       let loaded: LoadedSite;
       try {
@@ -961,6 +968,8 @@ export class DocsRuntime {
     this.watcher = undefined;
     if (stop !== undefined) await stop();
     await this.queue;
+    // What the last snapshot dated, for the next start (it dates nothing after this).
+    this.options.timesMemory?.close();
     // A cache write under way finishes now, without giving the thread back: the next start needs it.
     const saving = this.saving;
     if (saving !== undefined) {

@@ -71,6 +71,12 @@ export class FileVariants {
     return variants.times.moot() ? undefined : variants;
   }
 
+  /** `timesOnly` at a start: the times a memory kept across starts recalls (`VariantTimes.recalled`). */
+  static async recalledOnly(file: SiteFile, page: Page | undefined, recalled: VariantTimes): Promise<FileVariants | undefined> {
+    const variants = await FileVariants.of(file, [], () => file.text, page, TIMES_ONLY, undefined, recalled);
+    return variants.times.moot() ? undefined : variants;
+  }
+
   /**
    * What `reader` sees: the file itself, its variant for the reader's class, or nothing. A
    * variant's text is built when first read (a view lists and globs without reading); the
