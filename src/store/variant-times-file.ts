@@ -74,6 +74,9 @@ export function writeVariantTimesFile(file: string, text: string): void {
     renameSync(tmp, file);
   } catch (error) {
     rmSync(tmp, { force: true });
-    throw new VariantTimesFileError((error as Error).message);
+    // The code and the call, not Node's message: that names the temp file, new at each write,
+    // and the caller says a failure once.
+    const { code, syscall } = error as NodeJS.ErrnoException;
+    throw new VariantTimesFileError(code !== undefined ? `${code} on ${syscall ?? "write"}` : (error as Error).message);
   }
 }
