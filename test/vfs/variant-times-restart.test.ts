@@ -133,6 +133,25 @@ describe("variant times across a restart", () => {
     });
   });
 
+  it("the restricted operations reordered while stopped: each class is remembered by the rules it may read, not their order, and keeps its time", async () => {
+    const PARTNERS = readerWithGroups(["partners"]);
+    const ok = { "200": { description: "OK" } };
+    const vault = { get: { summary: "Open the vault", "x-svc": { metadata: { groups: ["staff"] } }, responses: ok } };
+    const deals = { get: { summary: "List deals", "x-svc": { metadata: { groups: ["partners"] } }, responses: ok } };
+    const orders = { get: { summary: "Watch orders", description: "Every order placed, as it is placed.", responses: ok } };
+    const shop = (paths: Record<string, unknown>): string => JSON.stringify({ openapi: "3.0.3", info: { title: "Shop", version: "1.0.0" }, paths }, null, 2);
+    begin();
+    write("api/shop.json", shop({ "/vault": vault, "/deals": deals, "/orders": orders }), T[0] as Date);
+    await serve();
+    const before = { anonymous: (await shown(ANONYMOUS)).stat, staff: (await shown(STAFF)).stat, partners: (await shown(PARTNERS)).stat };
+    await stop();
+    write("api/shop.json", shop({ "/deals": deals, "/vault": vault, "/orders": orders }), T[1] as Date);
+
+    await serve();
+    expect({ anonymous: (await shown(ANONYMOUS)).stat, staff: (await shown(STAFF)).stat, partners: (await shown(PARTNERS)).stat }).toEqual(before);
+    expect(before.staff).toBe(dated(T[0] as Date, T[0] as Date).stat);
+  });
+
   it("a docs root replaced while serving (a deploy renames a new tree over it): a class whose bytes are the same keeps its time", async () => {
     begin();
     const docs = await serve(true);
