@@ -378,6 +378,24 @@ export const LIMITS = {
      *  class, the anonymous reader's, is kept whatever this says). */
     maxTimedClasses: 64,
   },
+  variantTimes: {
+    /** Files whose reader classes' times a state file keeps across starts (`RememberedTimes`),
+     *  the first by path: files with restricted parts are a site's specs and the pages importing
+     *  restricted snippets, tens on the sites we know; past it a file is dated at a start as
+     *  before (by the file's time), never refused. */
+    maxFiles: 2_000,
+    /** Bytes of that file (read and written): a class is ~150 bytes (its rules' keys, a SHA-256,
+     *  a time), so 4 MiB holds ~27,000, more than `maxFiles` files of a handful each; a larger
+     *  file (not ours, or damaged) is not read, and a start goes on without it. */
+    maxBytes: 4 * 1024 * 1024,
+    /** Wait after a snapshot before the file is written, each new snapshot waiting again (up to
+     *  `writeDelayMaxMs`): a branch switch's burst of reloads makes one write; hashing each
+     *  class's text (a spec's pruned copies) takes this thread, so not at each save. Written at a
+     *  stop too, so a restart loses nothing but a kill's last second. */
+    writeDelayMs: 1_000,
+    /** The longest a write waits behind a stream of saves. */
+    writeDelayMaxMs: 10_000,
+  },
   api: {
     /** API pages a load makes (or compares with the last load's, `SpecPageMaker`) before it gives
      *  the thread back for a turn: a saved spec of thousands of operations made them all in one

@@ -30,6 +30,7 @@ import type { CachedSite, SiteCache } from "./site-cache.js";
 import type { CacheWrite } from "./site-cache-writer.js";
 import type { RankingParams } from "./search/ranking.js";
 import { collectGarbage } from "./collect-garbage.js";
+import type { VariantMemory } from "./variant-memory.js";
 
 export interface RuntimeOptions {
   /** Repository folder on disk. */
@@ -110,6 +111,12 @@ export interface RuntimeOptions {
    * come (`indexLater` without a search: one-shot commands), whose load it would only slow.
    */
   readonly analyseWhileLoading?: boolean;
+  /**
+   * Each reader class's time of each file with restricted parts, kept in a state file across
+   * starts (`VariantMemory`): the load dates classes by it, and `close` writes it. Unset (tests,
+   * one-shot commands): a start dates every class by the file's time.
+   */
+  readonly timesMemory?: VariantMemory;
 }
 
 /** Points of a start (`RuntimeOptions.onLoadStep`): the persistent cache checked against the
@@ -186,6 +193,13 @@ export class DocsRuntime {
   /** Bumped by every new site snapshot; part of every per-reader cache key. */
   private snapshot = 0;
   private readonly listeners = new Set<(change: RuntimeChange) => void>();
+  /** Announcements that compare the snapshot a change published with the one before (`announceChanges`). */
+  private readonly announcers = new Set<(change: RuntimeChange) => Promise<void>>();
+  /**
+   * The announcements of the snapshot served now, until they have all been made: the next
+   * snapshot is not served before (`announceChanges`).
+   */
+  private announced: Promise<void> = Promise.resolve();
   /** Whose search runs now: one at a time per caller, so none holds the thread for many (`CallerTurns`). */
   readonly searchTurns = new CallerTurns();
   private stopWatching: StopWatching | undefined;
@@ -261,7 +275,7 @@ export class DocsRuntime {
       // Each folder is watched before the load lists it, so every file it reads is read after its
       // folder is watched. A first load of a large site reads its files in a worker thread ahead
       // of it (`PageReadAhead`), after the listing.
-      const load = { readAhead: (real: string, rels: readonly string[], maxBytes: number) => startPageReadAhead(real, rels, maxBytes, options.log), ...(duringLoad !== undefined ? { onPage: (page: Page) => duringLoad.offer(page) } : {}), ...options.load };
+      const load = { readAhead: (real: string, rels: readonly string[], maxBytes: number) => startPageReadAhead(real, rels, maxBytes, options.log), ...(duringLoad !== undefined ? { onPage: (page: Page) => duringLoad.offer(page) } : {}), ...(options.timesMemory !== undefined ? { timesMemory: options.timesMemory } : {}), ...options.load };
       const loadFrom = (known: CachedSite["known"] | undefined): Promise<LoadedSite> => loadSite(options.root, options.log, undefined, load, known, watcher !== undefined ? (rel) => watcher.beforeListing(rel) : undefined);
       let loaded: LoadedSite;
       try {
@@ -737,6 +751,30 @@ export class DocsRuntime {
   }
 
   /**
+   * Subscribe an announcement of each reload that reads the runtime's snapshot (a reader's lists
+   * compared with those last told, `NotificationStreams`): the snapshot after is served only once
+   * the announcement has settled, so it always compares the snapshot that changed, never a later
+   * one. Made against a later one, the announcement of a save whose next save was published
+   * while it awaited a token check merged the two (a staff reader told once of two changes of
+   * their skills), and told nothing of a change the next save undid, to a client that had listed
+   * it meanwhile. `announce` must never wait for a reload (`applyChanges`): the reload waits for
+   * it. Returns the unsubscribe function.
+   */
+  announceChanges(announce: (change: RuntimeChange) => Promise<void>): () => void {
+    this.announcers.add(announce);
+    return () => this.announcers.delete(announce);
+  }
+
+  /**
+   * Wait until the announcements of the snapshot served now have been made (`announceChanges`),
+   * before it is replaced: false when the runtime closed meanwhile (nothing is replaced then).
+   */
+  private async announcedBefore(): Promise<boolean> {
+    await this.announced;
+    return !this.closed;
+  }
+
+  /**
    * Apply changed files (repo-relative). Reloads are serialised; paths arriving while one runs
    * are batched into the next. Resolves when the change is searchable.
    */
@@ -759,7 +797,7 @@ export class DocsRuntime {
       // The saved pages analysed on another core while this snapshot keeps serving (the site and
       // its index are replaced together, after it).
       const feed = loaded.site === previous ? undefined : await this.analyseSaved(loaded.site);
-      if (this.closed) {
+      if (!(await this.announcedBefore())) {
         feed?.close();
         return;
       }
@@ -815,6 +853,9 @@ export class DocsRuntime {
     if (this.indexComplete) this.learnVectors();
     const change: RuntimeChange = { site: this.site, previous, namesChanged: this.names.search !== previousNames.search, diagnostics };
     for (const l of this.listeners) l(change);
+    // Settled, failed or not: a failed announcement is its announcer's to report, and must not
+    // stop the saves after it.
+    this.announced = Promise.allSettled([...this.announcers].map((announce) => announce(change))).then(() => undefined);
   }
 
   /**
@@ -861,13 +902,16 @@ export class DocsRuntime {
     if (this.closed) return;
     const previous = this.site;
     const previousNames = this.names;
+    let loaded: LoadedSite;
     try {
       // Everything the reload reports was reported at load, except what the new specs bring.
-      this.loaded = await loadSite(this.options.root, () => {}, this.loaded, this.loaded.options);
+      loaded = await loadSite(this.options.root, () => {}, this.loaded, this.loaded.options);
     } catch (error) {
       this.log(`error: reload failed, still serving the previous version: ${(error as Error).message}`);
       return;
     }
+    if (!(await this.announcedBefore())) return;
+    this.loaded = loaded;
     const failed = new Set<string>();
     for (const url of urls) {
       const result = this.loaded.apiCache?.specs.get(url)?.result;
@@ -939,12 +983,15 @@ export class DocsRuntime {
       this.pendingPaths = new Set();
       const previous = this.site;
       const previousNames = this.names;
+      let loaded: LoadedSite;
       try {
-        this.loaded = await reloadReplacedRoot(this.loaded, this.log);
+        loaded = await reloadReplacedRoot(this.loaded, this.log);
       } catch (error) {
         this.log(`error: reload failed, still serving the previous version: ${(error as Error).message}`);
         return;
       }
+      if (!(await this.announcedBefore())) return;
+      this.loaded = loaded;
       this.watcher?.watchConfigFiles(this.loaded.configFiles);
       this.publish(previous, previousNames, this.site.diagnostics);
       void this.fetchPendingRemote();
@@ -967,6 +1014,8 @@ export class DocsRuntime {
     this.watcher = undefined;
     if (stop !== undefined) await stop();
     await this.queue;
+    // What the last snapshot dated, for the next start (it dates nothing after this).
+    this.options.timesMemory?.close();
     // A cache write under way finishes now, without giving the thread back: the next start needs it.
     const saving = this.saving;
     if (saving !== undefined) {

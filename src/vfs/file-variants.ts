@@ -16,16 +16,7 @@ import { VariantTimes } from "./variant-times.js";
 export class FileVariants {
   /** Variants built, by class: the outcomes on the file's rules, and the class's time. */
   private readonly cache = new Map<string, { file: SiteFile; page: Page | undefined }>();
-  /** Texts rendered, by the outcomes on the file's rules. */
-  private readonly texts = new Map<string, string>();
-  /**
-   * When each class's variant last changed (`VariantTimes`), carried from the previous version of
-   * the file: a reader's variant keeps its time across edits that change only parts they may not
-   * read, and across changes of the file's rules that leave their bytes as they were.
-   */
-  readonly times: VariantTimes;
-
-  constructor(
+  private constructor(
     /** The file as written. */
     readonly file: SiteFile,
     /** Distinct rules, each deciding some parts. */
@@ -33,15 +24,39 @@ export class FileVariants {
     /** The text for readers who may read the parts of `rules[i]` exactly where `allowed[i]`. */
     private readonly render: (allowed: readonly boolean[]) => string | undefined,
     /** The page the file is, if it is one. */
-    readonly page?: Page,
+    readonly page: Page | undefined,
     /** What the rules were derived from, to reuse this (and its built variants) in the next snapshot. */
-    readonly signature: string = "",
+    readonly signature: string,
     /** Outcomes for which the file is not shown at all (its parts cannot be told apart). */
-    private readonly hidden?: (allowed: readonly boolean[]) => boolean,
-    /** The times of the previous version of this path (`VariantTimes.everyone` of one without variants). */
+    private readonly hidden: ((allowed: readonly boolean[]) => boolean) | undefined,
+    /**
+     * When each class's variant last changed (`VariantTimes`), carried from the previous version of
+     * the file: a reader's variant keeps its time across edits that change only parts they may not
+     * read, and across changes of the file's rules that leave their bytes as they were.
+     */
+    readonly times: VariantTimes,
+    /** Texts rendered, by the outcomes on the file's rules (those the times compared, to start). */
+    private readonly texts: Map<string, string>,
+  ) {}
+
+  /**
+   * The variants of `file` under `rules` (`render` a class's text, see the constructor), dated
+   * from `times`, the times of the previous version of this path (`VariantTimes.everyone` of one
+   * without variants). Made in turns (`VariantTimes.of`): the classes compared are rendered
+   * while the snapshot before keeps answering.
+   */
+  static async of(
+    file: SiteFile,
+    rules: readonly Access[],
+    render: (allowed: readonly boolean[]) => string | undefined,
+    page?: Page,
+    signature = "",
+    hidden?: (allowed: readonly boolean[]) => boolean,
     times?: VariantTimes,
-  ) {
-    this.times = VariantTimes.of(times, file, rules, (allowed) => this.textOf(allowed), madeAgain(file, render));
+  ): Promise<FileVariants> {
+    const texts = new Map<string, string>();
+    const made = await VariantTimes.of(times, file, rules, (allowed) => textOf(file, render, texts, allowed), madeAgain(file, render));
+    return new FileVariants(file, rules, render, page, signature, hidden, made, texts);
   }
 
   /**
@@ -49,10 +64,16 @@ export class FileVariants {
    * otherwise than the file (their bytes unchanged since before its last restricted part went):
    * undefined when there is nothing to keep.
    */
-  static timesOnly(file: SiteFile, page: Page | undefined, previous: FileVariants): FileVariants | undefined {
+  static async timesOnly(file: SiteFile, page: Page | undefined, previous: FileVariants): Promise<FileVariants | undefined> {
     const kept = reuse(previous, file, TIMES_ONLY);
     if (kept !== undefined) return kept;
-    const variants = new FileVariants(file, [], () => file.text, page, TIMES_ONLY, undefined, previous.times);
+    const variants = await FileVariants.of(file, [], () => file.text, page, TIMES_ONLY, undefined, previous.times);
+    return variants.times.moot() ? undefined : variants;
+  }
+
+  /** `timesOnly` at a start: the times a memory kept across starts recalls (`VariantTimes.recalled`). */
+  static async recalledOnly(file: SiteFile, page: Page | undefined, recalled: VariantTimes): Promise<FileVariants | undefined> {
+    const variants = await FileVariants.of(file, [], () => file.text, page, TIMES_ONLY, undefined, recalled);
     return variants.times.moot() ? undefined : variants;
   }
 
@@ -95,12 +116,7 @@ export class FileVariants {
 
   /** The text of readers who may read the parts of `rules[i]` exactly where `allowed[i]`, made once. */
   private textOf(allowed: readonly boolean[]): string {
-    if (allowed.every(Boolean)) return this.file.text;
-    const key = allowed.map((a) => (a ? "1" : "0")).join("");
-    let text = this.texts.get(key);
-    // A variant that cannot be built reads as empty: `hidden` has said which ones are not shown.
-    if (text === undefined) this.texts.set(key, (text = this.render(allowed) ?? ""));
-    return text;
+    return textOf(this.file, this.render, this.texts, allowed);
   }
 
   private build(allowed: readonly boolean[], mtime: Date): { file: SiteFile; page: Page | undefined } {
@@ -133,6 +149,16 @@ export class FileVariants {
       },
     };
   }
+}
+
+/** The text of a class (`FileVariants.textOf`), kept in `texts`: the file itself for a reader of every part. */
+function textOf(file: SiteFile, render: (allowed: readonly boolean[]) => string | undefined, texts: Map<string, string>, allowed: readonly boolean[]): string {
+  if (allowed.every(Boolean)) return file.text;
+  const key = allowed.map((a) => (a ? "1" : "0")).join("");
+  let text = texts.get(key);
+  // A variant that cannot be built reads as empty: `hidden` has said which ones are not shown.
+  if (text === undefined) texts.set(key, (text = render(allowed) ?? ""));
+  return text;
 }
 
 /**

@@ -21,7 +21,7 @@ const MDX_FILE_RE = /\.mdx?$/i;
  * as written: there is nothing of it to keep from anyone. Each file's variants are dated from
  * `timesBefore` its path (`siteVariants`; none at a start).
  */
-export function importVariants(site: Pick<Site, "files" | "pages" | "shadowed">, previous: ReadonlyMap<string, FileVariants> | undefined, timesBefore: (path: string) => VariantTimes | undefined = () => undefined): FileVariants[] {
+export async function importVariants(site: Pick<Site, "files" | "pages" | "shadowed">, previous: ReadonlyMap<string, FileVariants> | undefined, timesBefore: (path: string) => VariantTimes | undefined = () => undefined): Promise<FileVariants[]> {
   // Every file an import can name (an MDX file) and every importer then has the reader's rule
   // the page has: no text need be looked at. Most sites are so (issue 22: a start of a 25,000-page
   // site from the persistent cache scanned each distinct text's bytes for import lines, ~0.1 s).
@@ -63,7 +63,7 @@ export function importVariants(site: Pick<Site, "files" | "pages" | "shadowed">,
     const render = (allowed: readonly boolean[]): string =>
       removeImports(file.text, [...new Set(restricted.filter((_, i) => allowed[index[i] as number] !== true).map((r) => r.statement))]);
     const before = previous?.get(file.path);
-    out.push(reuse(before, file, signature) ?? new FileVariants(file, rules, render, page?.file === file ? page : undefined, signature, undefined, timesBefore(file.path)));
+    out.push(reuse(before, file, signature) ?? (await FileVariants.of(file, rules, render, page?.file === file ? page : undefined, signature, undefined, timesBefore(file.path))));
   }
   return out;
 }

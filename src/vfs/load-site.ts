@@ -28,6 +28,7 @@ import { withBodyKey } from "./body-key.js";
 import { heldFile, heldPage } from "./held-text.js";
 import { type PageText, ParsedTexts } from "./parsed-texts.js";
 import type { AheadRead, ReadAhead, StartReadAhead } from "./read-ahead.js";
+import type { TimesMemory } from "./remembered-times.js";
 import { siteVariants } from "./site-variants.js";
 import { type PlainStat, plainStat as lstatPlain, type StatAhead, startStatAhead } from "./stat-ahead.js";
 import { pagePathOf, type Site } from "./site.js";
@@ -134,6 +135,9 @@ export interface LoadSiteOptions {
    *  file, as soon as it is made: the search index's analysis begins while the load goes on
    *  (`AnalysisDuringLoad`). Never told on a reload. */
   readonly onPage?: (page: Page) => void;
+  /** Each reader class's time of each file with restricted parts, kept across starts
+   *  (`RememberedTimes`): a start dates a class by it where the class's bytes are the same. */
+  readonly timesMemory?: TimesMemory;
 }
 
 /** Reports progress and problems; the CLI sends these to stderr (never stdout: stdio is protocol). */
@@ -312,7 +316,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // user wants (all for `check`, a count for `serve`, `search` and `fs`) is the caller's choice.
   const routes = { files: sortByPath(files), pages: sortByPath(pages), ...(shadowed.size > 0 ? { shadowed } : {}) };
   const snapshot = { root, config: siteConfig, ...routes, diagnostics, ...(generated !== undefined ? { api: generated.api } : {}) };
-  const site: Site = { ...snapshot, variants: siteVariants(snapshot, generated?.cache, previous?.site) };
+  const site: Site = { ...snapshot, variants: await siteVariants(snapshot, generated?.cache, previous?.site, options.timesMemory) };
   specTimes.resolve = (source, access) => {
     const file = site.files.get(`/${source}`);
     if (file === undefined) return undefined;
@@ -543,7 +547,7 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
   }
   const { shadowed: _before, ...rest } = prev.site;
   const snapshot = { ...rest, files: sortByPath(files), pages: sortByPath(pages), ...(shadowed.size > 0 ? { shadowed } : {}), diagnostics };
-  const site: Site = { ...snapshot, variants: siteVariants(snapshot, prev.apiCache, prev.site) };
+  const site: Site = { ...snapshot, variants: await siteVariants(snapshot, prev.apiCache, prev.site, prev.options.timesMemory) };
   // The folders as the full load listed them no longer describe this snapshot: not kept.
   const { folders: _listed, ...kept } = prev;
   return { ...kept, site, links };

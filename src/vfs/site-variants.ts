@@ -2,6 +2,7 @@ import type { ApiCache } from "./api-pages.js";
 import { FileVariants } from "./file-variants.js";
 import { importVariants } from "./import-variants.js";
 import { pageOfFile } from "./page-routes.js";
+import type { TimesMemory } from "./remembered-times.js";
 import { pagePathOf, type Site } from "./site.js";
 import { specVariants } from "./spec-variants.js";
 import { VariantTimes } from "./variant-times.js";
@@ -16,23 +17,45 @@ import { VariantTimes } from "./variant-times.js";
  * the file's rules: a file gaining its first restricted part starts from the times of the file
  * every reader read, and one that lost its last keeps its times (`FileVariants.timesOnly`) while
  * some of its readers are dated otherwise than the file.
+ *
+ * With nothing before (a start, or a docs root replaced while serving: `previous` holds no file),
+ * the times are what `memory` recalls (`RememberedTimes`: kept across starts; for a replaced root
+ * the old tree's, which date a class only where its bytes in the new tree are the same), and it is
+ * told each snapshot's variants.
  */
-export function siteVariants(site: Omit<Site, "variants">, apiCache: ApiCache | undefined, previous: Site | undefined): ReadonlyMap<string, FileVariants> {
+export async function siteVariants(site: Omit<Site, "variants">, apiCache: ApiCache | undefined, previous: Site | undefined, memory?: TimesMemory): Promise<ReadonlyMap<string, FileVariants>> {
   const results = new Map([...(apiCache?.specs ?? [])].map(([source, entry]) => [source, entry.result]));
+  const fresh = previous === undefined || (previous.variants === undefined && previous.files.size === 0);
+  const recalled = (path: string): VariantTimes | undefined => {
+    const recall = fresh ? memory?.recall(path) : undefined;
+    const file = site.files.get(path);
+    return recall === undefined || file === undefined ? undefined : VariantTimes.recalled(file, recall);
+  };
   const timesBefore = (path: string): VariantTimes | undefined => {
     const variants = previous?.variants?.get(path);
     if (variants !== undefined) return variants.times;
     const file = previous?.files.get(path);
-    return file === undefined ? undefined : VariantTimes.everyone(file);
+    return file === undefined ? recalled(path) : VariantTimes.everyone(file);
   };
   const out = new Map<string, FileVariants>();
-  for (const v of [...importVariants(site, previous?.variants, timesBefore), ...specVariants(site, results, previous?.variants, timesBefore)]) out.set(v.file.path, v);
+  for (const v of [...(await importVariants(site, previous?.variants, timesBefore)), ...(await specVariants(site, results, previous?.variants, timesBefore))]) out.set(v.file.path, v);
   for (const [path, before] of previous?.variants ?? []) {
     const file = site.files.get(path);
     if (out.has(path) || file === undefined) continue;
     const page = pageOfFile(site, pagePathOf(path), path);
-    const kept = FileVariants.timesOnly(file, page?.file === file ? page : undefined, before);
+    const kept = await FileVariants.timesOnly(file, page?.file === file ? page : undefined, before);
     if (kept !== undefined) out.set(path, kept);
   }
+  // A file whose last restricted part went before the start keeps the times recalled for it,
+  // while they date its readers otherwise than the file (as `timesOnly` keeps them while serving).
+  for (const path of fresh ? (memory?.paths() ?? []) : []) {
+    const file = site.files.get(path);
+    const times = recalled(path);
+    if (out.has(path) || file === undefined || times === undefined) continue;
+    const page = pageOfFile(site, pagePathOf(path), path);
+    const kept = await FileVariants.recalledOnly(file, page?.file === file ? page : undefined, times);
+    if (kept !== undefined) out.set(path, kept);
+  }
+  memory?.noted(out);
   return out;
 }

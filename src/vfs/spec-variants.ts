@@ -23,29 +23,29 @@ import type { VariantTimes } from "./variant-times.js";
  * cannot be told apart); a variant that cannot be built reads as empty. Each file's variants are
  * dated from `timesBefore` its path (`siteVariants`; none at a start).
  */
-export function specVariants(
+export async function specVariants(
   site: Pick<Site, "files" | "pages" | "api" | "config">,
   results: ReadonlyMap<string, SpecLoadResult>,
   previous: ReadonlyMap<string, FileVariants> | undefined,
   timesBefore: (path: string) => VariantTimes | undefined = () => undefined,
-): FileVariants[] {
+): Promise<FileVariants[]> {
   const out: FileVariants[] = [];
   for (const spec of site.config.specs) {
     if (spec.remote) continue;
     const file = site.files.get(`/${spec.source}`);
     if (file === undefined) continue;
-    const variants = fileVariants(site, file, results.get(spec.source), previous?.get(file.path), () => timesBefore(file.path));
+    const variants = await fileVariants(site, file, results.get(spec.source), previous?.get(file.path), () => timesBefore(file.path));
     if (variants !== undefined) out.push(variants);
   }
   return out;
 }
 
-function fileVariants(site: Pick<Site, "files" | "pages" | "api">, file: SiteFile, result: SpecLoadResult | undefined, previous: FileVariants | undefined, timesBefore: () => VariantTimes | undefined): FileVariants | undefined {
+async function fileVariants(site: Pick<Site, "files" | "pages" | "api">, file: SiteFile, result: SpecLoadResult | undefined, previous: FileVariants | undefined, timesBefore: () => VariantTimes | undefined): Promise<FileVariants | undefined> {
   const parts: { part: Segments; access: Access }[] = [];
   const ownParts = partsOf(file, result);
   if (ownParts === undefined) {
     const nobody: Access = { groups: [UNMATCHABLE_GROUP] };
-    return reuse(previous, file, "unreadable") ?? new FileVariants(file, [nobody], () => undefined, undefined, "unreadable", () => true, timesBefore());
+    return reuse(previous, file, "unreadable") ?? (await FileVariants.of(file, [nobody], () => undefined, undefined, "unreadable", () => true, timesBefore()));
   }
   for (const { part, metadata } of ownParts) {
     // As the part's page decides: `public: true` is readable by anyone, `groups` by those groups.
@@ -82,7 +82,7 @@ function fileVariants(site: Pick<Site, "files" | "pages" | "api">, file: SiteFil
     }
   };
   // Each class's time carries over from the previous version of the file (`VariantTimes`).
-  return new FileVariants(file, rules, render, undefined, signature, undefined, timesBefore());
+  return FileVariants.of(file, rules, render, undefined, signature, undefined, timesBefore());
 }
 
 /**

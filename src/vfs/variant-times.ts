@@ -1,6 +1,14 @@
 import { type Access, accessKey } from "./access.js";
 import { LIMITS } from "../limits.js";
+import { nextTurn } from "../turns.js";
 import type { SiteFile } from "./site-file.js";
+
+/**
+ * What a memory kept across a start (`RememberedTimes`) says of a class: the time it remembers
+ * for a class that may read exactly `passed` of the file's rules, when `text` (the class's bytes
+ * now) is what the class was served then; else undefined.
+ */
+export type Recall = (passed: readonly Access[], text: () => string) => Date | undefined;
 
 /** What one class of readers was served of a file, and since when (`text` made when first needed). */
 interface Seen {
@@ -52,7 +60,9 @@ interface Before {
  * parts, newer only when a part the class reads was taken from everyone); a class whose
  * bytes differ from the version before's is dated as changed in this version. Before, such a
  * class took the file's time: the time of an edit of any group's part (adversary round 48 F2,
- * F6). At a start nothing is known before, and every class is dated as the file is.
+ * F6). At a start nothing is known before, and every class is dated as the file is, or by a
+ * memory kept across starts (`recalled`, `RememberedTimes`: its time for the class when the
+ * class's bytes are what it remembers).
  *
  * A class whose bytes changed though the file did not (another file changed the file's rules: a
  * snippet's `groups`, a page starting to document an operation) is dated a millisecond after its
@@ -79,7 +89,18 @@ export class VariantTimes {
     private before: Before | undefined | null,
     /** The time a class whose bytes changed in this version is given after `was`, its time before. */
     private readonly changed: (was: Date) => Date,
+    /** At a start (`before` undefined): a memory of the times before it (`recalled`). */
+    private readonly recall?: Recall,
   ) {}
+
+  /**
+   * Nothing known before `file` but what a memory kept across a start recalls (`RememberedTimes`):
+   * taken by `of` as no previous version, each class dated by `recall` where its bytes are what
+   * the memory says it was served, else by the file's time as at any start.
+   */
+  static recalled(file: SiteFile, recall: Recall): VariantTimes {
+    return new VariantTimes([], [], new Map(), file, new Map(), () => file.text, undefined, () => file.mtime, recall);
+  }
 
   /** A file every reader of it was served whole (a file without restricted parts). */
   static everyone(file: SiteFile): VariantTimes {
@@ -91,14 +112,26 @@ export class VariantTimes {
    * after `previous` (none at a start). Compared now, not when first read: a class's time is that
    * of the version that changed its text, not of a later edit of other parts made before it was
    * read again.
+   *
+   * The thread is given back after each text a class is compared by (`nextTurn`): the file
+   * rendered for the class, and the version before's when it had not been made (a 600-operation
+   * spec ~50-120 ms each, up to two for each of `LIMITS.load.maxTimedClasses` classes), which in
+   * one stretch held every caller 3-6 s at a save of a spec restricted to 70 groups. The snapshot
+   * being replaced keeps answering meanwhile: what it remembers is taken as it was when this
+   * began (its classes, its readers), and what it learns meanwhile is looked back at through
+   * `Before`, taken at the end.
    */
-  static of(
+  static async of(
     previous: VariantTimes | undefined,
     file: SiteFile,
     rules: readonly Access[],
     textOf: (allowed: readonly boolean[]) => string,
     render: (allowed: readonly boolean[]) => string = textOf,
-  ): VariantTimes {
+  ): Promise<VariantTimes> {
+    // A memory recalled at a start (`recalled`, the one instance with no class) is no version
+    // before, only what dates the classes of this one, the start (not the versions after it).
+    const recall = previous?.seen.size === 0 ? previous.recall : undefined;
+    if (previous?.seen.size === 0) previous = undefined;
     const all = [...(previous?.rules ?? [])];
     const keys = all.map(accessKey);
     const current = rules.map((rule) => {
@@ -115,7 +148,9 @@ export class VariantTimes {
     const readers = new Map(previous?.readers);
     // The halves of each class: the one the new rules refuse, and each known reader's.
     const halves = new Map<string, Set<string>>();
-    for (const key of previous?.seen.keys() ?? []) halves.set(key, new Set([key + added.map(() => "0").join("")]));
+    // Read while this snapshot still answers, between turns: taken as they are now.
+    const classes = [...(previous?.seen ?? [])];
+    for (const [key] of classes) halves.set(key, new Set([key + added.map(() => "0").join("")]));
     for (const reads of readers.values()) {
       const outcome = bits(all.map(reads));
       halves.get(outcome.slice(0, outcome.length - added.length))?.add(outcome);
@@ -135,20 +170,28 @@ export class VariantTimes {
     // The least class first, whatever the bound: it is what other classes not remembered fall back to.
     const least = leastOf(all);
     if (previous === undefined) {
-      seen.set(least, { text: () => textFor(current.map((at) => least[at] === "1")), mtime: file.mtime });
+      const text = (): string => textFor(current.map((at) => least[at] === "1"));
+      // Recalled when first asked (the text is then made, and hashed), as a class is first read.
+      let mtime: Date | undefined;
+      const recalled = (): Date => (mtime ??= recall?.(passedRules(all, least), text) ?? file.mtime);
+      seen.set(least, recall === undefined ? { text, mtime: file.mtime } : { text, get mtime() { return recalled(); } });
     } else {
       const was = previous.seen.get(least.slice(0, previous.rules.length)) ?? previous.leastSeen();
       const text = textFor(current.map((at) => least[at] === "1"));
+      await nextTurn();
       seen.set(least, { text: () => text, mtime: text === was.text() ? was.mtime : changed(was.mtime) });
+      await nextTurn();
     }
-    for (const [key, was] of previous?.seen ?? []) {
+    for (const [key, was] of classes) {
       let before: string | undefined;
       for (const outcome of halves.get(key) ?? []) {
         if (seen.size >= LIMITS.load.maxTimedClasses || seen.has(outcome) || !possible(all, outcome)) continue;
         // Each half keeps the class's time when it is served what the class was.
         const text = textFor(current.map((at) => outcome[at] === "1"));
+        await nextTurn();
         before ??= was.text();
         seen.set(outcome, { text: () => text, mtime: text === before ? was.mtime : changed(was.mtime) });
+        await nextTurn();
       }
     }
     let before: Before | undefined;
@@ -157,7 +200,7 @@ export class VariantTimes {
       // Only the newest version looks back (each version would otherwise hold all before it).
       previous.before = null;
     }
-    return new VariantTimes(...forget(all, current, seen), file, readers, render, before, changed);
+    return new VariantTimes(...forget(all, current, seen), file, readers, render, before, changed, recall);
   }
 
   /** The least class's times: kept in every version (`of`). */
@@ -189,20 +232,35 @@ export class VariantTimes {
   timeOf(outcome: string, reads: (rule: Access) => boolean, text: () => string): Date {
     const known = this.seen.get(outcome);
     if (known !== undefined) return known.mtime;
-    const mtime = this.unknown(reads, text);
+    const mtime = this.unknown(outcome, reads, text);
     this.seen.set(outcome, { text, mtime });
     return mtime;
   }
 
-  private unknown(reads: (rule: Access) => boolean, text: () => string): Date {
+  private unknown(key: string, reads: (rule: Access) => boolean, text: () => string): Date {
     const before = this.before;
-    // At a start nothing is known before: every class is dated as the file is.
-    if (before === undefined) return this.file.mtime;
+    // At a start nothing is known before: every class is dated as the file is, or as a memory
+    // kept across the start recalls it (its bytes then what they are now).
+    if (before === undefined) return this.recall?.(passedRules(this.rules, key), text) ?? this.file.mtime;
     // Let go by a newer version (a read of a snapshot already replaced): what every reader holds.
     if (before === null) return this.leastSeen().mtime;
     const outcome = bits(before.rules.map(reads));
     const was = before.times.get(outcome) ?? before.least;
     return text() === before.render(before.current.map((at) => outcome[at] === "1")) ? was : this.changed(was);
+  }
+
+  /**
+   * Each class dated so far: which of the file's rules now it may read (`passed`), its outcomes
+   * on the rules kept from earlier versions (`kept`, in their order), its bytes and its time. For
+   * a memory kept across a start (`RememberedTimes`).
+   */
+  *classes(): Iterable<{ readonly passed: readonly Access[]; readonly kept: string; readonly text: () => string; readonly mtime: Date }> {
+    const now = new Set(this.current);
+    for (const [outcome, seen] of this.seen) {
+      const passed = this.current.filter((at) => outcome[at] === "1").map((at) => this.rules[at] as Access);
+      const kept = [...this.rules.keys()].filter((at) => !now.has(at)).map((at) => outcome[at]).join("");
+      yield { passed, kept, text: seen.text, mtime: seen.mtime };
+    }
   }
 
   /** Whether every class is dated as the file is, and no old rule is kept: nothing to remember. */
@@ -214,6 +272,11 @@ export class VariantTimes {
 /** The least class over `rules`: what a reader refused every rule they can be refused reads (a public rule anyone reads). */
 function leastOf(rules: readonly Access[]): string {
   return rules.map((rule) => (rule.public === true ? "1" : "0")).join("");
+}
+
+/** The rules of `rules` a class of these outcomes may read. */
+function passedRules(rules: readonly Access[], outcome: string): Access[] {
+  return rules.filter((_, i) => outcome[i] === "1");
 }
 
 function bits(allowed: readonly boolean[]): string {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +60,8 @@ interface Listener {
   readonly heard: string[];
   /** Resolves once `n` notifications were heard. */
   readonly heardCount: (n: number) => Promise<void>;
+  /** Resolves once a `method` notification was heard. */
+  readonly heardOf: (method: string) => Promise<void>;
   /** Resolves when the server ended the stream (2026-07-28: the subscription closed; 2025: the client's reconnection was refused). */
   readonly ended: Promise<unknown>;
   readonly close: () => Promise<void>;
@@ -69,11 +71,12 @@ async function listen(era: Era, url: string, token?: string): Promise<Listener> 
   const transport = new StreamableHTTPClientTransport(new URL(url), token === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
   const client = new Client({ name: "list-changed-test", version: "1.0.0" }, era === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
   const heard: string[] = [];
-  const waiting: { n: number; resolve: () => void }[] = [];
+  const waiting: { done: () => boolean; resolve: () => void }[] = [];
   const hear = (method: string) => () => {
     heard.push(method);
-    for (const w of waiting.filter((x) => heard.length >= x.n)) w.resolve();
+    for (const w of waiting.filter((x) => x.done())) w.resolve();
   };
+  const until = (done: () => boolean): Promise<void> => (done() ? Promise.resolve() : new Promise((resolve) => waiting.push({ done, resolve })));
   client.setNotificationHandler(RESOURCES, hear(RESOURCES));
   client.setNotificationHandler(TOOLS, hear(TOOLS));
   let refused: (error: unknown) => void = () => {};
@@ -93,7 +96,8 @@ async function listen(era: Era, url: string, token?: string): Promise<Listener> 
   return {
     client,
     heard,
-    heardCount: (n) => (heard.length >= n ? Promise.resolve() : new Promise((resolve) => waiting.push({ n, resolve }))),
+    heardCount: (n) => until(() => heard.length >= n),
+    heardOf: (method) => until(() => heard.includes(method)),
     ended,
     close: async () => {
       await subscription?.close();
@@ -125,6 +129,50 @@ describe.each(ERAS)("list_changed in %s", (era) => {
       anonymous: [RESOURCES],
       staff: [RESOURCES, RESOURCES],
       other: [RESOURCES],
+    });
+    await Promise.all([anonymous.close(), staff.close(), other.close()]);
+  });
+
+  it("tells each reader of every change of its lists when a save lands while the last is being told", async () => {
+    // Every reader sees a skill of the site's own (not the generated one), whatever ran before.
+    await publicSkillChange();
+    const sam = await userTokens(h, "sam", PASSWORD);
+    const pat = await userTokens(h, "pat", PASSWORD);
+    // The staff reader's stream opened last: told last of each change, after every other stream's token check.
+    const anonymous = await listen(era, h.urls.mcp);
+    const other = await listen(era, h.urls.authedMcp, pat.access_token);
+    const staff = await listen(era, h.urls.authedMcp, sam.access_token);
+    // Each save lands as the one before is published, while its streams are still being told
+    // (each waits on its token's check): a staff-only skill added, the same removed, then a new
+    // site name, which changes every reader's tools and is the last thing each hears.
+    const drill = "internal/skills/drill/SKILL.md";
+    const saves = [
+      () => {
+        rmSync(join(repo.dir, drill));
+        return h.runtime.applyChanges([drill]);
+      },
+      () => {
+        const docs = JSON.parse(readFileSync(join(repo.dir, "docs.json"), "utf8")) as { name: string };
+        writeFileSync(join(repo.dir, "docs.json"), JSON.stringify({ ...docs, name: `Nimbus Storage (${era})` }));
+        return h.runtime.applyChanges(["docs.json"]);
+      },
+    ];
+    const landed: Promise<void>[] = [];
+    const stop = h.runtime.onChange(() => {
+      const save = saves.shift();
+      if (save !== undefined) landed.push(save());
+    });
+    mkdirSync(dirname(join(repo.dir, drill)), { recursive: true });
+    writeFileSync(join(repo.dir, drill), "---\nname: drill\ndescription: Fire drill steps\ngroups: [staff]\n---\n\n# Drill\n");
+    landed.push(h.runtime.applyChanges([drill]));
+    await Promise.all([anonymous.heardOf(TOOLS), staff.heardOf(TOOLS), other.heardOf(TOOLS)]);
+    stop();
+    await Promise.all(landed);
+    expect({ saves: saves.length, anonymous: anonymous.heard, staff: staff.heard, other: other.heard }).toEqual({
+      saves: 0,
+      anonymous: [RESOURCES, TOOLS],
+      staff: [RESOURCES, RESOURCES, RESOURCES, TOOLS],
+      other: [RESOURCES, TOOLS],
     });
     await Promise.all([anonymous.close(), staff.close(), other.close()]);
   });

@@ -31,6 +31,7 @@ const MAY_OPEN: Readonly<Record<string, string>> = {
   "store/sqlite.ts": "the state database in the user's state folder",
   "store/code-fingerprint.ts": "this package's own sources",
   "store/site-names.ts": "the name each docs folder was last served under, in the user's state folder",
+  "store/variant-times-file.ts": "each reader class's time of a docs root's files, in the state folder (never inside the docs folder)",
   "bridge/web/assets.ts": "this package's built browser assets",
 };
 

@@ -37,17 +37,17 @@ function siteOf(rules: Record<string, Access>, reads: string[]): Pick<Site, "fil
 }
 
 describe("import variants of a site of one rule", () => {
-  it("are none, and no text is read for them (all open, or all of one group)", () => {
+  it("are none, and no text is read for them (all open, or all of one group)", async () => {
     const staff: Access = { groups: ["staff"] };
     for (const rules of [{}, { "/guide.mdx": staff, "/snippets/note.mdx": staff, "/other.md": staff }] as Record<string, Access>[]) {
       const reads: string[] = [];
-      expect({ variants: importVariants(siteOf(rules, reads), undefined).map((v) => v.file.path), reads }).toEqual({ variants: [], reads: [] });
+      expect({ variants: (await importVariants(siteOf(rules, reads), undefined)).map((v) => v.file.path), reads }).toEqual({ variants: [], reads: [] });
     }
   });
 
-  it("are found as before once one file has another rule", () => {
+  it("are found as before once one file has another rule", async () => {
     const reads: string[] = [];
-    const variants = importVariants(siteOf({ "/snippets/note.mdx": { groups: ["staff"] } }, reads), undefined);
+    const variants = await importVariants(siteOf({ "/snippets/note.mdx": { groups: ["staff"] } }, reads), undefined);
     expect({ variants: variants.map((v) => v.file.path), read: [...new Set(reads)].sort() }).toEqual({ variants: ["/guide.mdx"], read: ["/guide.mdx", "/other.md", "/snippets/note.mdx"] });
   });
 });

@@ -216,8 +216,8 @@ const READERS: readonly [string, Reader][] = [
 ];
 
 /** What a reader reads of a site: each file's text and size, each page's title and body. */
-function readOf(site: Site, reader: Reader) {
-  const view = new SiteView({ ...site, variants: siteVariants(site, undefined, undefined) }, reader, "public");
+async function readOf(site: Site, reader: Reader) {
+  const view = new SiteView({ ...site, variants: await siteVariants(site, undefined, undefined) }, reader, "public");
   return {
     files: view.files.map((f) => [f.path, f.text, view.info(f.path)?.size]),
     pages: [...view.pages].map(([path, page]) => [path, page.title, page.body]),
@@ -229,24 +229,24 @@ function shown(hits: readonly SearchHit[]) {
 }
 
 describe("a page as a reader who may not read some of its imports reads it", () => {
-  it("is the page written without them, on the site without their files: text, size, page, search", () => {
+  it("is the page written without them, on the site without their files: text, size, page, search", async () => {
     let differing = 0;
-    fc.assert(
-      fc.property(siteSpec, (spec) => {
+    await fc.assert(
+      fc.asyncProperty(siteSpec, async (spec) => {
         const site = inlineSite(siteFiles(spec, () => true, () => true));
         const index = new SearchIndex();
         index.sync(site);
-        const valid = new Set(readOf(site, ALL_ACCESS).pages.filter(([, , body]) => parseMdx(body as string).problem === undefined).map(([path]) => path as string));
+        const valid = new Set((await readOf(site, ALL_ACCESS)).pages.filter(([, , body]) => parseMdx(body as string).problem === undefined).map(([path]) => path as string));
         for (const [, reader] of READERS) {
           const may = (r: Rule): boolean => canRead(ACCESS[r], reader, "public");
           const keep = (n: number): boolean => may(spec.snippets[n] as Rule);
           const without = inlineSite(siteFiles(spec, keep, (i) => may((spec.pages[i] as PageSpec).rule)));
-          const expected = readOf(without, ALL_ACCESS);
-          const got = readOf(site, reader);
+          const expected = await readOf(without, ALL_ACCESS);
+          const got = await readOf(site, reader);
           expect(got).toEqual(expected);
           // A page that is MDX as written stays MDX: the HTML page renders it, not Markdown with a notice.
           for (const [path, , body] of got.pages) if (valid.has(path as string)) expect(parseMdx(body as string).problem, path as string).toBeUndefined();
-          if (JSON.stringify(expected.files) !== JSON.stringify(readOf(site, ALL_ACCESS).files)) differing++;
+          if (JSON.stringify(expected.files) !== JSON.stringify((await readOf(site, ALL_ACCESS)).files)) differing++;
           const own = new SearchIndex();
           own.sync(without);
           for (const query of ["quokka", "vault setup", "refund token", "retry agent", "webhook"]) {

@@ -133,8 +133,9 @@ export class McpEndpoint {
     this.sweeper.unref();
     this.modern = { mcp: this.modernHandler("mcp"), authed: this.modernHandler("authed") };
     // Site changes are announced here for both generations, on each open stream as its own
-    // reader's lists changed (a 2025 session's GET stream, a 2026-07-28 listen stream).
-    this.unsubscribe = deps.runtime.onChange(() => void this.streams.announce());
+    // reader's lists changed (a 2025 session's GET stream, a 2026-07-28 listen stream), each
+    // against the snapshot that changed: the next is served once it is told (`announceChanges`).
+    this.unsubscribe = deps.runtime.announceChanges(() => this.streams.announce());
   }
 
   async handle(endpoint: Endpoint, c: BridgeContext): Promise<Response> {

@@ -130,9 +130,9 @@ function siteOf(spec: SiteSpec): Site {
 }
 
 /** The site as `reader` reads it through the shell: its view's files, as it sees them. */
-function readersSite(spec: SiteSpec, reader: Reader, mode: AuthMode): Site {
+async function readersSite(spec: SiteSpec, reader: Reader, mode: AuthMode): Promise<Site> {
   const site = siteOf(spec);
-  const view = new SiteView({ ...site, variants: siteVariants(site, undefined, undefined) }, reader, mode);
+  const view = new SiteView({ ...site, variants: await siteVariants(site, undefined, undefined) }, reader, mode);
   return inlineSite(Object.fromEntries(view.files.map((f) => [f.path, f.text])), docsJson(spec));
 }
 
@@ -172,8 +172,8 @@ type Request = { query: string; pageSize: number; scoreThreshold: number; versio
 
 /** Search `index` as `reader` would, against a fresh index of the site as it reads it (readers
  *  who read the same texts share one). */
-function expectSameAsOwnSite(index: SearchIndex, spec: SiteSpec, reader: Reader, mode: AuthMode, requests: readonly Request[], own: Map<string, SearchIndex>): void {
-  const site = readersSite(spec, reader, mode);
+async function expectSameAsOwnSite(index: SearchIndex, spec: SiteSpec, reader: Reader, mode: AuthMode, requests: readonly Request[], own: Map<string, SearchIndex>): Promise<void> {
+  const site = await readersSite(spec, reader, mode);
   const key = JSON.stringify([...site.files.values()].map((f) => [f.path, f.text]));
   const ownIndex = own.get(key) ?? indexOf(site);
   own.set(key, ownIndex);
@@ -194,13 +194,13 @@ function expectSameAsOwnSite(index: SearchIndex, spec: SiteSpec, reader: Reader,
 const COVERED = { requests: 0, withHiddenFiles: 0 };
 
 describe("search as a reader equals search on the site as it reads it", () => {
-  it("for generated sites, readers, auth modes and queries", () => {
-    fc.assert(
-      fc.property(siteSpec, fc.array(request, { minLength: 1, maxLength: 4 }), (spec, requests) => {
+  it("for generated sites, readers, auth modes and queries", async () => {
+    await fc.assert(
+      fc.asyncProperty(siteSpec, fc.array(request, { minLength: 1, maxLength: 4 }), async (spec, requests) => {
         const index = indexOf(siteOf(spec));
         const own = new Map<string, SearchIndex>();
         for (const mode of MODES) {
-          for (const [, reader] of READERS) expectSameAsOwnSite(index, spec, reader, mode, requests, own);
+          for (const [, reader] of READERS) await expectSameAsOwnSite(index, spec, reader, mode, requests, own);
         }
       }),
       propertyParams(100),
@@ -208,9 +208,9 @@ describe("search as a reader equals search on the site as it reads it", () => {
     expect(COVERED.withHiddenFiles).toBeGreaterThan(COVERED.requests / 10);
   });
 
-  it("after incremental updates, with reader statistics made before them", () => {
-    fc.assert(
-      fc.property(siteSpec, siteSpec, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), fc.array(request, { minLength: 1, maxLength: 3 }), (before, other, take, requests) => {
+  it("after incremental updates, with reader statistics made before them", async () => {
+    await fc.assert(
+      fc.asyncProperty(siteSpec, siteSpec, fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }), fc.array(request, { minLength: 1, maxLength: 3 }), async (before, other, take, requests) => {
         // The site after: each page slot and snippet either kept or taken from `other`.
         const after: SiteSpec = {
           versioned: before.versioned,
@@ -224,7 +224,7 @@ describe("search as a reader equals search on the site as it reads it", () => {
         for (const [, reader] of READERS) index.search({ query: "setup webhook", canRead: (a) => canRead(a, reader, "partial") });
         index.sync(inlineSite(files(after), docsJson(after), first));
         const own = new Map<string, SearchIndex>();
-        for (const [, reader] of READERS) expectSameAsOwnSite(index, after, reader, "partial", requests, own);
+        for (const [, reader] of READERS) await expectSameAsOwnSite(index, after, reader, "partial", requests, own);
       }),
       propertyParams(60),
     );

@@ -60,7 +60,7 @@ describe("restricted text and an anonymous reader's results", () => {
     for (const query of ["frobnicator", "setup"]) expect(shown(restricted, docs, query)).toEqual(shown(base, docs, query));
   });
 
-  it("past the variants indexed up front, a reader's results depend only on what it may read", () => {
+  it("past the variants indexed up front, a reader's results depend only on what it may read", async () => {
     // A page inlining snippets of six groups: 64 outcomes, past the 16 indexed with the page.
     const names = ["a", "b", "c", "d", "e", "f"];
     expect(2 ** names.length).toBeGreaterThan(LIMITS.search.maxPageVariants);
@@ -74,8 +74,9 @@ describe("restricted text and an anonymous reader's results", () => {
     const index = new SearchIndex({ cachedResults: 0 });
     index.sync(site);
     /** The site as a reader reads it: its files as its view shows them (restricted imports left out). */
+    const variants = await siteVariants(site, undefined, undefined);
     const own = (reader: Reader): Site => {
-      const view = new SiteView({ ...site, variants: siteVariants(site, undefined, undefined) }, reader, "public");
+      const view = new SiteView({ ...site, variants }, reader, "public");
       return inlineSite(Object.fromEntries(view.files.map((f) => [f.path, f.text])));
     };
     const all = (hits: ReturnType<SearchIndex["search"]>) => hits.map((h) => [h.page.path, h.section, h.score, h.snippet]);
