@@ -139,6 +139,25 @@ describe("search turns per caller", () => {
     expect(order).toEqual([...light.slice(0, 16), "heavy", ...light.slice(16)]);
   });
 
+  it("a caller never seen is charged the mean of those seen: a fresh address per heavy search does not go before a light caller", async () => {
+    const turns = new CallerTurns();
+    const order: string[] = [];
+    const search = async (caller: string, work: number): Promise<void> => {
+      const end = (await turns.take(caller)) as (work?: number) => void;
+      order.push(caller);
+      end(work);
+    };
+    for (const caller of ["h1", "h2", "h3"]) await search(caller, 1_000);
+    await search("v", 3);
+    const hold = (await turns.take("x")) as (work?: number) => void;
+    order.length = 0;
+    // Never seen before: charged (3,000 + 3 + 1) / 5, not 0, so v (3) goes before it.
+    const queued = [search("fresh", 1_000), search("v", 3)];
+    hold(1);
+    await Promise.all(queued);
+    expect(order).toEqual(["v", "fresh"]);
+  });
+
   describe("through the search use case", () => {
     let runtime: DocsRuntime;
     beforeAll(async () => {
