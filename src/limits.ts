@@ -928,6 +928,10 @@ export const LIMITS = {
     renderRecentStarts: 256,
     /** Callers whose last render start is remembered beyond those (strings of an address: ~100 KB). */
     renderRememberedCallers: 4_096,
+    /** Render starts of others a caller's waiting page may be passed over by (`FairQueue`'s
+     *  `passedOverAtMost`), then it goes next: four pages a worker at most, whoever sends them
+     *  from however many addresses (adversary round 52 F5). Counted, never timed. */
+    renderPassedOver: 8,
     /** Pages one caller may have rendering or waiting at once; one more is answered 503. A
      *  browser restoring a dozen tabs stays under it; a client asking for every slow page of a
      *  site at once waits for its own. */

@@ -248,4 +248,19 @@ describe("FairQueue", () => {
     q.push("newcomer", "n.2");
     expect(runOrder(q)).toEqual(["n.2", "r.3", "f2.4", "f3.4"]);
   });
+
+  it("with passedOverAtMost, a caller passed over that many times goes next, however few the others started", () => {
+    const flood = (passedOverAtMost: number | undefined): string[] => {
+      const q = new FairQueue<string>(bounds({ recentStarts: 256, ...(passedOverAtMost !== undefined ? { passedOverAtMost } : {}) }));
+      // A reader who started two pages lately, then a stream of never-seen addresses, one page each.
+      for (const item of ["r.1", "r.2"]) q.push("reader", item);
+      expect(runOrder(q)).toEqual(["r.1", "r.2"]);
+      q.push("reader", "r.3");
+      for (let k = 1; k <= 6; k++) q.push(`n${k}`, `n${k}.1`);
+      return runOrder(q);
+    };
+    expect(flood(3)).toEqual(["n1.1", "n2.1", "n3.1", "r.3", "n4.1", "n5.1", "n6.1"]);
+    // Without it, each newcomer (none started) goes first for as long as they come (adversary round 52 F5).
+    expect(flood(undefined)).toEqual(["n1.1", "n2.1", "n3.1", "n4.1", "n5.1", "n6.1", "r.3"]);
+  });
 });

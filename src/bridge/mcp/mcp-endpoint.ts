@@ -708,7 +708,7 @@ function quietRefusal(limit: number): ListenRefusal {
     status: 503,
     reason: "listen_streams",
     limit,
-    message: `This server process holds its most open subscriptions/listen streams (${limit}, half its connections), one per caller; retry later`,
+    message: `This server process holds its most open subscriptions/listen streams (${limit}, half its connections), and no other caller holds two more than this one; retry later`,
   };
 }
 

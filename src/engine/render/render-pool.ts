@@ -122,6 +122,8 @@ export class RenderPool {
       // A caller that rendered as much lately as those rendering does not take the reserve, and goes after one that rendered less (adversary round 51 F3).
       recentStarts: defaults.renderRecentStarts,
       rememberedCallers: defaults.renderRememberedCallers,
+      // ... and one passed over by 8 goes next: a stream of never-seen addresses, each having started none, went before it for good (adversary round 52 F5).
+      passedOverAtMost: defaults.renderPassedOver,
     });
   }
 
