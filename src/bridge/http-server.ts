@@ -15,6 +15,7 @@ import { CallerReading } from "./caller-reading.js";
 import { ConnectionCap } from "./connection-cap.js";
 import type { ConnectionSource } from "./connection-source.js";
 import { clientAddress } from "./context.js";
+import { IdleConnections } from "./idle-connections.js";
 import { callerAddress } from "./middleware/caller-address.js";
 
 export interface RunningServer {
@@ -51,6 +52,8 @@ export interface ListenOptions {
   readonly signedInReserve?: number;
   /** Open listen streams at most (`QuietStreams`); half of `maxConnections` unless given. */
   readonly maxQuietStreams?: number;
+  /** Whether a connection finding no place may take an idle keep-alive connection's (`IdleConnections`); true unless false (the bound's own tests, which fill it with such connections). */
+  readonly shedIdle?: boolean;
   readonly maxRefusedWaiting?: number;
   /** How long a refused connection has, in all, to send the request it is told why on. */
   readonly refusedRequestMs?: number;
@@ -80,6 +83,16 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     const requestMs = options.requestMs ?? LIMITS.bridge.requestMs;
     /** What gives back a connection's place (behind a trusted proxy, a request's), once. */
     const places = new WeakMap<Socket | ServerResponse, () => void>();
+    const idle = new IdleConnections();
+    /** An idle keep-alive connection of a caller holding at least two more than `caller` gives its place up to it (`IdleConnections`). */
+    const shedIdle = (caller: string, holds: number): boolean => {
+      if (options.shedIdle === false) return false;
+      const socket = idle.take(caller, (c) => held.heldBy(c), holds + 2);
+      if (socket === undefined) return false;
+      places.get(socket)?.();
+      socket.destroy();
+      return true;
+    };
     bridge.quietStreams.serveWith(options.maxQuietStreams ?? quietShare(cap.limit), (res) => shedConnection(res, places, bridge.trustProxy, refusedRequestMs));
     // Node checks these deadlines every `connectionsCheckingInterval` (30 s by default, so a
     // request was cut up to 30 s late): every tenth of the deadline, so at most 10% late. The
@@ -95,8 +108,12 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
       if (refused.has(req.socket)) return refuseConnection(req, res, held.limit, bridge.trustProxy);
       if (!bridge.trustProxy) {
         const socket = req.socket;
+        const caller = requestCaller(req, false);
         reading.requested(socket);
+        idle.busy(caller, socket);
         res.once("close", () => reading.answered(socket));
+        // Written whole and kept alive: idle until its next request (a stream never finishes).
+        res.once("finish", () => idle.idle(caller, socket));
       }
       if (bridge.trustProxy) {
         // Every connection is the proxy's: the caller is known by request, and what it holds is
@@ -170,7 +187,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     server.on("connection", (socket: Socket) => {
       if (!bridge.trustProxy) {
         const caller = callerAddress(socket.remoteAddress ?? "unknown");
-        if (!admitted(cap, held, bridge, caller)) {
+        if (!admitted(cap, held, bridge, caller) && !(held.heldBy(caller) < held.limit && shedIdle(caller, held.heldBy(caller)))) {
           refuseWhenItSpeaks(socket, busy, maxRefusedWaiting, refusedRequestMs);
           return;
         }
@@ -182,6 +199,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
         });
         places.set(socket, giveBack);
         socket.once("close", giveBack);
+        socket.once("close", () => idle.busy(caller, socket));
         if (!counted) {
           // Told why when its request comes, if it comes soon; past that it is closed, whatever
           // it sent (a request trickled a byte at a time would otherwise hold it for minutes).

@@ -10,6 +10,8 @@ import { credentialTokens, type Harness, INIT, postJson, startBridge } from "./h
  * for callers holding no connection and, last of all, for callers seen signed in; the per-caller
  * bound still answers 429 below it. The server here: 8 places, 2 kept for signed-in callers and 2
  * before them for newcomers, 3 per caller, 2 refused connections waiting for their request.
+ * The places are held by connections kept alive after an answer, which a newcomer may otherwise
+ * take (`idle-connections.test.ts`): not here, where the bound itself is tested.
  */
 interface Answer {
   readonly status: string;
@@ -71,7 +73,7 @@ describe("the process's bound on open connections", () => {
   const sockets: Socket[] = [];
   beforeAll(async () => {
     h = await startBridge({});
-    server = await listen(h.bridge, { host: "127.0.0.1", port: 0, maxConnections: 8, newcomerReserve: 2, signedInReserve: 2, maxConnectionsPerCaller: 3, maxRefusedWaiting: 2 });
+    server = await listen(h.bridge, { host: "127.0.0.1", port: 0, maxConnections: 8, newcomerReserve: 2, signedInReserve: 2, maxConnectionsPerCaller: 3, maxRefusedWaiting: 2, shedIdle: false });
   });
   afterAll(async () => {
     for (const s of sockets) s.destroy();
