@@ -176,7 +176,7 @@ describe("listen streams are held to half the connection places", () => {
     const refusal = (from: string): unknown => ({
       jsonrpc: "2.0",
       id: 7,
-      error: { code: -32000, message: "This server process holds its most open subscriptions/listen streams (6, half its connections), and no other caller holds two more than this one; retry later", data: { reason: "listen_streams", limit: 6 } },
+      error: { code: -32000, message: "This server process holds its most open notification streams (6, half its connections: subscriptions/listen and session GET streams), and no other caller holds two more than this one; retry later", data: { reason: "listen_streams", limit: 6 } },
       from,
     });
     const body = (s: Stream | undefined): unknown => (s === undefined ? undefined : { ...(JSON.parse(s.text()) as object), from: s.from });
@@ -232,5 +232,98 @@ describe("behind --trust-proxy: requests being answered, by forwarded address", 
     expect(h.bridge.quietStreams.held()).toEqual({ "203.0.113.1": 1, "203.0.113.2": 1 });
     expect(await flood[0]?.ended).toBe(ACK + GRACEFUL_CLOSE);
     expect([flood[1]?.text(), editor.text()]).toEqual([ACK, ACK]);
+  });
+});
+
+/** A 2025 session opened from `from` (its `initialize` and `notifications/initialized`, each on a connection of its own): its id. */
+async function sessionFrom(origin: string, from: string): Promise<string> {
+  const post = (body: unknown, headers: Record<string, string>): Promise<{ status: number; session: string | undefined }> =>
+    new Promise((resolve, reject) => {
+      const req = request(`${origin}/mcp`, { method: "POST", agent: false, localAddress: from, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, session: res.headers["mcp-session-id"] as string | undefined }));
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify(body));
+    });
+  const opened = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }, {});
+  if (opened.status !== 200 || opened.session === undefined) throw new Error(`initialize answered ${opened.status}`);
+  const initialized = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": opened.session, "mcp-protocol-version": "2025-06-18" });
+  if (initialized.status !== 202) throw new Error(`notifications/initialized answered ${initialized.status}`);
+  return opened.session;
+}
+
+/** A 2025 session's GET stream from `from`; resolves once its headers were read (the stream says nothing until a notification). */
+function getStreamFrom(origin: string, from: string, session: string): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${origin}/mcp`, { method: "GET", agent: false, localAddress: from, headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" } }, (res: IncomingMessage) => {
+      let text = "";
+      let end: (t: string) => void = () => {};
+      const ended = new Promise<string>((done) => (end = done));
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => end(`${told(text)}<end>`));
+      res.on("error", () => end(`${told(text)}<error>`));
+      res.on("close", () => end(`${told(text)}<closed>`));
+      resolve({ from, status: res.statusCode ?? 0, text: () => told(text), ended, close: () => res.destroy() });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("a 2025 session's GET stream is a notification stream like a listen stream: bounded and shed alike", () => {
+  let h: Harness;
+  const streams: Stream[] = [];
+  beforeAll(async () => {
+    // 12 places, 6 notification streams at most, 4 per caller.
+    h = await startBridge({ bridge: { holdLimits: { maxListenStreamsPerCaller: 4 } }, listen: { maxConnections: 12, newcomerReserve: 2, signedInReserve: 2 } });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await h?.close();
+  });
+  const get = async (from: string): Promise<Stream> => {
+    const stream = await getStreamFrom(h.origin, from, await sessionFrom(h.origin, from));
+    streams.push(stream);
+    return stream;
+  };
+
+  it("one more sheds the oldest of a caller holding two more, listen or GET; a seventh caller holding one is refused", async () => {
+    // Before, GET streams were not counted: every one of these opened, none was shed, and the
+    // seventh caller's opened too.
+    const opened: Stream[] = [];
+    for (const from of ["127.0.0.9", "127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.3"]) opened.push(await get(from));
+    // The 7th (.3, would hold 2): .2's oldest goes; a listen stream of .4: .2's next; .5: .2's
+    // next (.2 and .3 hold 2 each, .2's oldest is older); .6: .3's oldest.
+    opened.push(await get("127.0.0.3"));
+    const listen = await listenFrom(h.origin, "127.0.0.4");
+    streams.push(listen);
+    for (const from of ["127.0.0.5", "127.0.0.6"]) opened.push(await get(from));
+    expect(h.bridge.quietStreams.held()).toEqual({ "127.0.0.2": 1, "127.0.0.3": 1, "127.0.0.4": 1, "127.0.0.5": 1, "127.0.0.6": 1, "127.0.0.9": 1 });
+    const shed = [1, 2, 3, 5].map((i) => opened[i]);
+    expect(await Promise.all(shed.map((s) => s?.ended))).toEqual(shed.map(() => "<end>"));
+    // Six callers holding one each: the seventh's GET is refused, naming the bound.
+    const refused = await getStreamFrom(h.origin, "127.0.0.7", await sessionFrom(h.origin, "127.0.0.7"));
+    expect([refused.status, JSON.parse((await refused.ended).replace(/<end>$/, ""))]).toEqual([
+      503,
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32000, message: "This server process holds its most open notification streams (6, half its connections: subscriptions/listen and session GET streams), and no other caller holds two more than this one; retry later", data: { reason: "listen_streams", limit: 6 } },
+      },
+    ]);
+    expect([...opened.map((s) => [s.from, s.status, s.text()]), [listen.from, listen.status, listen.text()]]).toEqual([
+      ["127.0.0.9", 200, ""],
+      ["127.0.0.2", 200, ""],
+      ["127.0.0.2", 200, ""],
+      ["127.0.0.2", 200, ""],
+      ["127.0.0.2", 200, ""],
+      ["127.0.0.3", 200, ""],
+      ["127.0.0.3", 200, ""],
+      ["127.0.0.5", 200, ""],
+      ["127.0.0.6", 200, ""],
+      ["127.0.0.4", 200, ACK],
+    ]);
   });
 });

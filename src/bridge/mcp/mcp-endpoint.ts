@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, SUBSCRIPTION_ID_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../mcp/server.js";
@@ -26,6 +27,7 @@ import { CLIENT_CHARGES } from "./client-charges.js";
 import { DirectToolCalls } from "./direct-tool-call.js";
 import { closableStream } from "./closable-stream.js";
 import { ListenBus } from "./listen-bus.js";
+import type { QuietSlot } from "../quiet-streams.js";
 import { type ListenPlaceKeeper, type ListenRefusal, ListenQuota } from "./listen-quota.js";
 import { callerAddress } from "../middleware/caller-address.js";
 import { type ListKind, NotificationStreams, type StreamOpening } from "./notification-streams.js";
@@ -290,7 +292,23 @@ export class McpEndpoint {
       charged = taken;
     }
 
-    const response = await this.settle(await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo }), charged);
+    // A session's GET stream holds its connection as a listen stream does: the same bound and
+    // shedding (`QuietStreams`), by the address the connection bounds count.
+    let slot: QuietSlot | undefined;
+    if (method === "GET") {
+      slot = this.deps.quietStreams.admit(callerAddress(clientIp(this.deps, c)));
+      if (slot === undefined) {
+        const refusal = quietRefusal(this.deps.quietStreams.bound);
+        return jsonRpcError(503, JSON_RPC.serverError, refusal.message, { data: { reason: refusal.reason, limit: refusal.limit }, headers: { "Retry-After": "60" } });
+      }
+    }
+    let response: Response;
+    try {
+      response = await this.settle(await session.transport.handleRequest(c.req.raw, { parsedBody, authInfo }), charged);
+    } catch (error) {
+      slot?.remove();
+      throw error;
+    }
     // Notifications the transport took (202): a cancellation also stops a call answered directly.
     if (response.status === 202 && parsedBody !== undefined && !Array.isArray(parsedBody)) this.cancelCalls(session, [parsedBody as Message]);
     // Ended here: answered once no other worker holds it (every worker then answers its id as unknown).
@@ -298,7 +316,7 @@ export class McpEndpoint {
     if (method !== "GET") return response;
     // A 2025 session's capabilities, declared once in `initialize`.
     const apps = rendersApps(session.server.server.getClientCapabilities());
-    return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(this.deps, c), context: authInfo.extra.context, apps }, response);
+    return this.followGetStream(session, { endpoint, authorization: c.req.header("authorization"), urls: urlsFor(this.deps, c), context: authInfo.extra.context, apps }, response, slot, c.env?.outgoing);
   }
 
   /** One request of `session` (its id claimed): charged, then answered directly (a plain tool call) or by the SDK's transport. */
@@ -650,15 +668,23 @@ export class McpEndpoint {
    * changes by `NotificationStreams` (as its reader's lists change; closed when its token stops
    * holding, and the client reconnects with its current one).
    */
-  private followGetStream(session: Session, opening: StreamOpening, response: Response): Response {
-    if (response.body === null || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) return response;
+  private followGetStream(session: Session, opening: StreamOpening, response: Response, slot: QuietSlot | undefined, res: ServerResponse | undefined): Response {
+    if (response.body === null || !(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      // Refused (a second stream of the session: 409): it holds no place.
+      slot?.remove();
+      return response;
+    }
     session.openStreams++;
     // Ends later than `stream` is set: the stream is read only after this returns.
     const closable = closableStream(response, () => {
       session.openStreams--;
       session.lastSeen = this.deps.now();
       this.streams.delete(stream);
+      slot?.remove();
     });
+    // Shed for a newcomer: the stream ends (a 2025 client opens it again with a GET, as after any
+    // end of it) and its connection is closed.
+    slot?.attach(res, () => closable.close());
     const server = session.server.server;
     // Best-effort: a stream that went away must not break the announcement to the others.
     const notify = (kind: ListKind): void => void (kind === "tools" ? server.sendToolListChanged() : server.sendResourceListChanged()).catch(() => {});
@@ -708,7 +734,7 @@ function quietRefusal(limit: number): ListenRefusal {
     status: 503,
     reason: "listen_streams",
     limit,
-    message: `This server process holds its most open subscriptions/listen streams (${limit}, half its connections), and no other caller holds two more than this one; retry later`,
+    message: `This server process holds its most open notification streams (${limit}, half its connections: subscriptions/listen and session GET streams), and no other caller holds two more than this one; retry later`,
   };
 }
 
