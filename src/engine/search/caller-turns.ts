@@ -84,7 +84,7 @@ interface Waiter {
  *   tags, with the size known ahead). The charge alone knew nothing of the search: when no
  *   caller had one, or all were never seen (each charged the mean), every charge was equal and
  *   searches went in the order they came, so a cheap filtered search sent right after ten
- *   unfiltered `pageSize: 50` ones of a 24,920-page site waited for all ten (0.9-1.9 s loaded,
+ *   unfiltered `pageSize: 50` ones of a 24,920-page site waited for all ten (0.4-1.9 s loaded,
  *   every round's callers never seen; now 1-6 ms, `bench/search-crowd.ts --fresh`). A never-seen
  *   caller is still charged the mean, which holds what fresh addresses' searches really made: a
  *   search from one whose estimate is low but whose work is not (its terms' prefix and typo
@@ -295,7 +295,7 @@ export class CallerTurns {
    * tied). Its caller's charge alone said nothing of the search itself: when no caller had a
    * charge, or all were never seen (each charged the mean), searches went in the order they
    * came, and a cheap filtered search sent after ten unfiltered `pageSize: 50` ones of a
-   * 24,920-page site waited for all ten (security row 167: 0.9-1.9 s loaded).
+   * 24,920-page site waited for all ten (security row 167: 0.4-1.9 s loaded).
    */
   private nextReady(): number {
     const overdue = this.ready.findIndex((w) => w.passedOver >= PASSED_OVER_AT_MOST);
