@@ -367,7 +367,7 @@ export class SearchIndex {
 
   /** Each kind of search's `acceptedUnits` (by reader class, version and language), until the next `sync`. */
   private readonly scopes = new SecondChance<string, Uint8Array>(LIMITS.search.cachedScopes);
-  /** The page units per placement (`expectedWork`), made at the first estimate after a change. */
+  /** The page units per version and language (`expectedWork`), made at the first estimate after a change. */
   private scopeSizes: ScopeSizes | undefined;
   /** Each guide's endpoint page per kind of search (`liftCompanions`), until the units change. */
   private readonly companions = new EndpointCompanions({ units: () => this.companionUnits(), term: (w) => this.analyzer.term(w) }, LIMITS.search.cachedCompanions);
@@ -1637,7 +1637,7 @@ export class SearchIndex {
       // Other classes' flags and hits cannot hold the new units (leaves are disjoint); this
       // class's are made after this.
       this.scopes.clear();
-    this.scopeSizes = undefined;
+      this.scopeSizes = undefined;
       this.pathOrder = undefined;
       this.companions.clear();
     }
