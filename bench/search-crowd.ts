@@ -9,8 +9,12 @@
  * load falls on all alike. It measures the searches' turns (`CallerTurns`) and their cost, not
  * HTTP: the shell's wait behind them is the event loop's, which this process does not probe.
  *
- *   npx tsx bench/search-crowd.ts SITE [--rounds N] [--callers N] [--repo DIR]... [--profile N]
+ *   npx tsx bench/search-crowd.ts SITE [--rounds N] [--callers N] [--repo DIR]... [--fresh] [--profile N]
  *
+ * `--fresh`: every round's callers, the cheap one's included, are addresses never seen before
+ * (the cheap search alone is sent from yet another), so that no charge tells them apart
+ * (`CallerTurns` charges each the mean of those seen): as when nobody has searched yet, or an
+ * adversary sends each search from a new address (round 52 F3).
  * `--repo`: the checkouts to compare (default this one); `--profile N`: instead, run N expensive
  * searches one after another on this checkout (for `node --cpu-prof`), and print each one's wall
  * and CPU milliseconds (the first prepares the reader's twin tables).
@@ -28,6 +32,7 @@ const option = (name: string): string | undefined => args.find((_, i) => args[i 
 const rounds = Number(option("--rounds") ?? 5);
 const callers = Number(option("--callers") ?? 10);
 const profile = option("--profile");
+const fresh = args.includes("--fresh");
 const repos = args.flatMap((a, i) => (args[i - 1] === "--repo" ? [resolve(a)] : []));
 if (repos.length === 0) repos.push(resolve(import.meta.dirname, ".."));
 
@@ -88,15 +93,17 @@ if (profile !== undefined) {
     // Alternated: the side that goes first changes every round.
     const order = round % 2 === 0 ? sides : [...sides].reverse();
     for (const s of order) {
-      const alone = await cheap(s, "192.0.2.99");
-      const flood = Array.from({ length: callers }, (_, i) => expensive(s, `203.0.113.${i + 1}`));
+      // Fresh: the round's own addresses (each side has its runtime, so its own history).
+      const victimAddress = fresh ? `192.0.${round + 2}.99` : "192.0.2.99";
+      const alone = await cheap(s, fresh ? `198.18.${round}.1` : victimAddress);
+      const flood = Array.from({ length: callers }, (_, i) => expensive(s, fresh ? `203.${round}.113.${i + 1}` : `203.0.113.${i + 1}`));
       // Sent right after the flood's, as the victim's request read in the same turn.
-      const victim = cheap(s, "192.0.2.99");
+      const victim = cheap(s, victimAddress);
       const [ms, done] = await Promise.all([victim, Promise.all(flood)]);
       out.push({ round, repo: s.repo, cheapAloneMs: Math.round(alone), cheapInCrowdMs: Math.round(ms), expensiveMaxMs: Math.round(Math.max(...done.map((d) => d.ms))) });
       console.log(JSON.stringify(out[out.length - 1]));
     }
   }
-  console.log(JSON.stringify({ site, callers, load: loadavg().map((l) => l.toFixed(2)), cores: cpus().length }));
+  console.log(JSON.stringify({ site, callers, fresh, load: loadavg().map((l) => l.toFixed(2)), cores: cpus().length }));
 }
 for (const s of sides) await s.runtime.close();

@@ -721,6 +721,12 @@ export class DocsRuntime {
     return this.index.work;
   }
 
+  /** The work a search of `request` is expected to make (`SearchIndex.expectedWork`), for its
+   *  turn (`CallerTurns.take`): 0 until the initial index is built, when nothing is known. */
+  expectedSearchWork(request: Pick<SearchRequest, "query" | "version" | "language">): number {
+    return this.indexComplete ? this.index.expectedWork(request) : 0;
+  }
+
   async search(context: RequestContext, request: Omit<SearchRequest, "canRead">): Promise<readonly SearchHit[]> {
     await this.whenIndexed();
     if (!this.indexComplete) throw new Error("the docs runtime was closed before its search index was built");

@@ -36,6 +36,8 @@ const FORGET_PAST = 1_024;
 interface Waiter {
   readonly caller: string | undefined;
   readonly signal: AbortSignal | undefined;
+  /** The work the search is expected to make (`SearchIndex.expectedWork`), counted before it runs. */
+  readonly expected: number;
   readonly resolve: (end: (() => void) | undefined) => void;
   /** Stops listening to `signal`. */
   unlisten: () => void;
@@ -74,12 +76,23 @@ interface Waiter {
  *   makes a newcomer wait one search of each (their next searches start where the work done
  *   stands, as its does). Charged by work, the caller who searched little goes next, those ten
  *   share the thread among themselves, and a heavy caller waits only for callers who have made
- *   less work than it, whose charges grow as they search. Searches of equal charge take turns in
- *   the order they became ready, as before.
+ *   less work than it, whose charges grow as they search.
+ * - a search's own work, expected before it runs (`SearchIndex.expectedWork`: the pages holding
+ *   its terms, under the share of pages its version and language filters keep; counted from the
+ *   index in microseconds, never timed), is weighed with its caller's charge: the next search is
+ *   the one whose caller's charge would be least once it ran (as fair queuing orders by finish
+ *   tags, with the size known ahead). The charge alone knew nothing of the search: when no
+ *   caller had one, or all were never seen (each charged the mean), every charge was equal and
+ *   searches went in the order they came, so a cheap filtered search sent right after ten
+ *   unfiltered `pageSize: 50` ones of a 24,920-page site waited for all ten (0.4-1.9 s loaded,
+ *   every round's callers never seen; now 1-6 ms, `bench/search-crowd.ts --fresh`). A never-seen
+ *   caller is still charged the mean, which holds what fresh addresses' searches really made: a
+ *   search from one whose estimate is low but whose work is not (its terms' prefix and typo
+ *   forms, which the estimate does not count) goes after light callers all the same. Searches of
+ *   equal charge and estimate take turns in the order they became ready.
  *
- * This does not bound a caller's wait behind the search that runs, nor behind the first searches
- * of callers who have made none lately (~0.5 s each at 25,000 pages, unfiltered, `pageSize: 50`,
- * on a loaded machine): searches must be made interruptible for that.
+ * This does not bound a caller's wait behind the search that runs (~0.1-1.3 s at 25,000 pages,
+ * unfiltered, `pageSize: 50`, on a loaded machine): searches must be made interruptible for that.
  */
 export class CallerTurns {
   /** Per caller with a search ready or running: its other searches, oldest first. */
@@ -112,16 +125,18 @@ export class CallerTurns {
   /**
    * Wait for the search's turn; resolves to the function that ends it (call it in a `finally`,
    * with the work the search made: `SearchIndex.work` across it; 1 when not given), or to
-   * undefined when `signal` aborted first: the search must not run. Callers without an identity
-   * (stdio, in-process) are one caller each call.
+   * undefined when `signal` aborted first: the search must not run. `expected` is the work the
+   * search is expected to make (`SearchIndex.expectedWork`, in the same units; 0 when not known):
+   * it is weighed with its caller's charge (`nextReady`). Callers without an identity (stdio,
+   * in-process) are one caller each call.
    */
-  take(caller: string | undefined, signal?: AbortSignal): Promise<((work?: number) => void) | undefined> {
+  take(caller: string | undefined, signal?: AbortSignal, expected = 0): Promise<((work?: number) => void) | undefined> {
     if (signal?.aborted === true) {
       this.emit({ t: "given-up", caller });
       return Promise.resolve(undefined);
     }
     return new Promise((resolve) => {
-      const waiter: Waiter = { caller, signal, resolve, unlisten: () => {}, yieldedAtReady: this.yieldedTurns, passedOver: 0 };
+      const waiter: Waiter = { caller, signal, expected: Math.max(0, expected), resolve, unlisten: () => {}, yieldedAtReady: this.yieldedTurns, passedOver: 0 };
       if (signal !== undefined) {
         const onAbort = (): void => this.giveUp(waiter);
         signal.addEventListener("abort", onAbort, { once: true });
@@ -275,19 +290,28 @@ export class CallerTurns {
 
   /**
    * Where in `ready` the next search to start is: the first made ready that has been passed over
-   * `PASSED_OVER_AT_MOST` times, else the one whose caller's charge is least (the first made
-   * ready of those tied).
+   * `PASSED_OVER_AT_MOST` times, else the one whose caller's charge would be least once it ran:
+   * its caller's charge now plus the work it is expected to make (the first made ready of those
+   * tied). Its caller's charge alone said nothing of the search itself: when no caller had a
+   * charge, or all were never seen (each charged the mean), searches went in the order they
+   * came, and a cheap filtered search sent after ten unfiltered `pageSize: 50` ones of a
+   * 24,920-page site waited for all ten (security row 167: 0.4-1.9 s loaded).
    */
   private nextReady(): number {
     const overdue = this.ready.findIndex((w) => w.passedOver >= PASSED_OVER_AT_MOST);
     if (overdue !== -1) return overdue;
     let best = 0;
-    let least = this.chargeOf(this.ready[0]!.caller);
+    let least = this.after(this.ready[0]!);
     for (let k = 1; k < this.ready.length; k++) {
-      const charge = this.chargeOf(this.ready[k]!.caller);
-      if (charge < least) [best, least] = [k, charge];
+      const after = this.after(this.ready[k]!);
+      if (after < least) [best, least] = [k, after];
     }
     return best;
+  }
+
+  /** `waiter`'s caller's charge as it would stand once `waiter` ran as expected (`nextReady`). */
+  private after(waiter: Waiter): number {
+    return this.chargeOf(waiter.caller) + waiter.expected;
   }
 
   /**

@@ -93,7 +93,11 @@ export async function searchAnswer(context: DocsContext, input: SearchInput): Pr
   const languageValue = language?.ok === true ? language.value : undefined;
   // One search at a time per caller, one per turn of the event loop (`CallerTurns`): a caller
   // who sent many cannot hold the thread for all of them, and one who has gone away runs none.
-  const endTurn = await runtime.searchTurns.take(request.caller, context.signal);
+  // Weighed by the work it is expected to make (counted from the index, microseconds), so that a
+  // cheap search is not queued behind heavy ones when the callers' charges do not tell them apart
+  // (callers never seen, or none charged yet).
+  const expected = runtime.expectedSearchWork({ query: input.query, ...(versionValue !== undefined ? { version: versionValue } : {}), ...(languageValue !== undefined ? { language: languageValue } : {}) });
+  const endTurn = await runtime.searchTurns.take(request.caller, context.signal, expected);
   if (endTurn === undefined) return failure([{ message: "the call was given up before its search ran" }]);
   let hits: Awaited<ReturnType<DocsRuntime["search"]>>;
   // Charged to its caller by the work it made (an answer kept from before costs none): callers

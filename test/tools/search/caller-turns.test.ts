@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../../src/engine/runtime.js";
 import { CallerTurns } from "../../../src/engine/search/caller-turns.js";
@@ -158,6 +161,50 @@ describe("search turns per caller", () => {
     expect(order).toEqual(["v", "fresh"]);
   });
 
+  it("when no caller has a charge, the search expected to make the least work goes first; equal ones in order", async () => {
+    const turns = new CallerTurns();
+    const order: string[] = [];
+    const search = async (caller: string, expected: number): Promise<void> => {
+      const end = (await turns.take(caller, undefined, expected)) as (work?: number) => void;
+      order.push(caller);
+      end(expected);
+    };
+    const hold = (await turns.take(undefined)) as (work?: number) => void;
+    // Ten callers never seen, each an unfiltered search of a large site; then another's filtered one.
+    const heavy = Array.from({ length: 10 }, (_, k) => `h${k + 1}`);
+    const queued = [...heavy.map((caller) => search(caller, 20_000)), search("cheap", 60)];
+    hold(1);
+    await Promise.all(queued);
+    // By charge alone (all nothing, then all the mean) they went in the order they came: cheap last.
+    expect(order).toEqual(["cheap", ...heavy]);
+  });
+
+  it("weighed by what it is expected to make, a fresh address's heavy search still goes after a light caller's, and a heavy search passed over by 16 goes next", async () => {
+    const turns = new CallerTurns();
+    const order: string[] = [];
+    const search = async (caller: string, expected: number, work = expected): Promise<void> => {
+      const end = (await turns.take(caller, undefined, expected)) as (work?: number) => void;
+      order.push(caller);
+      end(work);
+    };
+    for (const caller of ["f1", "f2", "f3"]) await search(caller, 20_000);
+    await search("v", 60);
+    let hold = (await turns.take("x")) as (work?: number) => void;
+    order.length = 0;
+    // Never seen: the mean (~15,000) plus 20,000, against v's 60 plus 60.
+    let queued = [search("fresh", 20_000), search("v", 60)];
+    hold(1);
+    await Promise.all(queued);
+    expect(order).toEqual(["v", "fresh"]);
+    hold = (await turns.take("x")) as (work?: number) => void;
+    order.length = 0;
+    const light = Array.from({ length: 20 }, (_, k) => `l${k + 1}`);
+    queued = [search("heavy", 1_000_000), ...light.map((caller) => search(caller, 1))];
+    hold(1);
+    await Promise.all(queued);
+    expect(order).toEqual([...light.slice(0, 16), "heavy", ...light.slice(16)]);
+  });
+
   describe("through the search use case", () => {
     let runtime: DocsRuntime;
     beforeAll(async () => {
@@ -195,6 +242,66 @@ describe("search turns per caller", () => {
       await Promise.all(queued);
       stop();
       expect(order).toEqual(["198.51.100.9", "198.51.100.2", "198.51.100.1"]);
+    });
+  });
+
+  describe("through the search use case, on a versioned site in two languages", () => {
+    let root: string;
+    let runtime: DocsRuntime;
+    beforeAll(async () => {
+      root = mkdtempSync(join(tmpdir(), "caller-turns-"));
+      const topics = ["orders", "payments", "shipping", "taxes", "returns", "stores"];
+      const languages = ["en", "fr"].map((language) => ({
+        language,
+        versions: ["v3", "v2", "v1"].map((version, at) => ({
+          version,
+          ...(at === 0 ? { default: true } : {}),
+          groups: [{ group: "Guides", pages: topics.map((topic) => `${language}/${version}/${topic}`) }],
+        })),
+      }));
+      const write = (path: string, text: string): void => {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      };
+      write("docs.json", JSON.stringify({ $schema: "https://mintlify.com/docs.json", theme: "mint", name: "Store", colors: { primary: "#0D9373" }, navigation: { languages } }));
+      for (const { language, versions } of languages) {
+        for (const { version } of versions) {
+          for (const topic of topics) {
+            // Every page holds the common words; one page of one version holds "refund".
+            const extra = topic === "returns" && version === "v1" ? "\n\n## Refunds\n\nA refund goes back to the card the order was paid with.\n" : "";
+            write(`${language}/${version}/${topic}.mdx`, `---\ntitle: ${topic}\n---\n\nConfigure the store's ${topic}: orders, payments, shipping and checkout settings for every channel.${extra}`);
+          }
+        }
+      }
+      runtime = await DocsRuntime.load({ root, baseUrl: "https://docs.store.example" });
+      await runtime.whenIndexed();
+    });
+    afterAll(async () => {
+      await runtime.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    it("ten callers' unfiltered searches queued, then another's cheap filtered one: the cheap one runs first", async () => {
+      const context = (caller: string) => ({ runtime, request: requestContext(ANONYMOUS, "public", Date.now, caller), signal: new AbortController().signal });
+      const names = new Map<string, string>([["192.0.2.99", "cheap"], ["192.0.2.1", "hold"]]);
+      for (let k = 1; k <= 10; k++) names.set(`203.0.113.${k}`, `h${k}`);
+      const order: string[] = [];
+      const stop = runtime.searchTurns.observe((e) => {
+        if (e.t === "run") order.push(names.get(e.caller ?? "-") ?? e.caller ?? "-");
+      });
+      const hold = (await runtime.searchTurns.take("192.0.2.1")) as (work?: number) => void;
+      // Nobody has searched: every caller's charge is nothing.
+      const queued = [
+        ...Array.from({ length: 10 }, (_, k) => searchDocs(context(`203.0.113.${k + 1}`), { query: `checkout settings orders payments shipping ${k}`, pageSize: 50 })),
+        searchDocs(context("192.0.2.99"), { query: "refund", pageSize: 3, version: "v1", language: "en" }),
+      ];
+      hold(1);
+      const answers = await Promise.all(queued);
+      stop();
+      expect(order).toEqual(["hold", "cheap", "h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9", "h10"]);
+      const cheap = answers[10];
+      expect(cheap?.ok === true ? cheap.value.map((r) => r.path) : cheap).toEqual(["/en/v1/returns"]);
+      expect(runtime.expectedSearchWork({ query: "refund", version: "v1", language: "en" })).toBeLessThan(runtime.expectedSearchWork({ query: "checkout settings orders payments shipping 0" }));
     });
   });
 });
