@@ -147,7 +147,7 @@ export class RememberedTimes {
    * a class another process had served was lost, or dated by a process that first met it in a
    * version after a staff edit, by that edit's time). `mine` (this process's newest snapshot)
    * decides for each path it holds, with the classes only `other` remembers added; a class both
-   * remember with the same bytes takes the earlier time. Every entry says the class was served
+   * remember with the same bytes takes the earlier time (a whole file is `mine`'s). Every entry says the class was served
    * those bytes in a version of that time (or a millisecond after), so the earlier tells a reader
    * nothing of parts they may not read either, and is never the later edit's of parts they may
    * not read. A path `mine` does not hold is kept while it is in `present` (this process's
@@ -165,11 +165,9 @@ export class RememberedTimes {
       }
       files.set(path, out);
     }
-    const wholes = new Map<string, Remembered>();
-    for (const [path, now] of mine.wholes) {
-      const was = other.wholes.get(path);
-      wholes.set(path, was !== undefined && was.sha256 === now.sha256 && was.mtime < now.mtime ? was : now);
-    }
+    // A whole file is dated by the file (every reader is served it so): each process's time is the
+    // one its readers see, and no class of it is dated by a process that guessed.
+    const wholes = new Map(mine.wholes);
     for (const [path, classes] of other.files) {
       if (files.size >= LIMITS.variantTimes.maxFiles) break;
       if (!files.has(path) && !wholes.has(path) && present.has(path)) files.set(path, classes);

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -61,8 +62,10 @@ function write(rel: string, text: string, at: Date): void {
   utimesSync(join(root as string, rel), at, at);
 }
 
+const timesFile = (): string => variantTimesFile(root as string, { state: state as string, cwd: "/", env: {} }) as string;
+
 async function serve(): Promise<void> {
-  const file = variantTimesFile(root as string, { state: state as string, cwd: "/", env: {} }) as string;
+  const file = timesFile();
   runtime = await DocsRuntime.load({ root: root as string, watch: false, log: (m) => logs.push(m), timesMemory: VariantMemory.open(file, root as string, (m) => logs.push(m)) });
 }
 
@@ -86,6 +89,19 @@ describe("a file's first restricted part added while stopped", () => {
     await serve();
     const before = await shown(ANONYMOUS);
     await stop();
+    // Kept with no restricted part anywhere: each page's and the spec's hash (never the text) and time.
+    const hash = (text: string): string => createHash("sha256").update(text).digest("base64url");
+    expect(JSON.parse(readFileSync(timesFile(), "utf8"))).toEqual({
+      format: "svc-mcp variant times",
+      version: 1,
+      root,
+      files: {},
+      wholes: {
+        "/api/shop.json": [hash(spec(false)), (T[0] as Date).getTime()],
+        "/guides/plain.mdx": [hash(guide(false)), (T[0] as Date).getTime()],
+        "/snippets/secret.mdx": [hash(SITE["snippets/secret.mdx"]), expect.any(Number)],
+      },
+    });
 
     // The pull: each file's first restricted part, dated by the staff edit.
     write("api/shop.json", spec(true), T[1] as Date);
