@@ -384,10 +384,25 @@ export const LIMITS = {
      *  restricted snippets, tens on the sites we know; past it a file is dated at a start as
      *  before (by the file's time), never refused. */
     maxFiles: 2_000,
+    /** Files without restricted parts kept whole (a hash and a time: pages and specs, so one
+     *  gaining its first restricted part while stopped keeps its readers' times, adversary round
+     *  53 F2), the first in the snapshot's order: the largest site we serve has ~50,000 pages;
+     *  past it a file is dated as before. */
+    maxWholeFiles: 100_000,
     /** Bytes of that file (read and written): a class is ~150 bytes (its rules' keys, a SHA-256,
-     *  a time), so 4 MiB holds ~27,000, more than `maxFiles` files of a handful each; a larger
-     *  file (not ours, or damaged) is not read, and a start goes on without it. */
-    maxBytes: 4 * 1024 * 1024,
+     *  a time), a whole file ~60 and its path; 16 MiB holds `maxFiles` files of a handful of
+     *  classes each and ~100,000 whole files of 70-character paths. A larger file (not ours, or
+     *  damaged) is not read, and a start goes on without it. */
+    maxBytes: 16 * 1024 * 1024,
+    /** How long a write waits for another process's (`--workers`) to end: each holds the file's
+     *  lock for one read, merge and write (tens of ms on a 50,000-page site); past it the write
+     *  is skipped and said once. */
+    lockWaitMs: 5_000,
+    /** A lock older than this was left by a process killed while writing: taken over. */
+    lockStaleMs: 30_000,
+    /** Hashing whole files before a write gives the thread back after this long (a turn of a
+     *  big site's first write; ~1 MiB of pages at a time). */
+    hashSliceMs: 10,
     /** Wait after a snapshot before the file is written, each new snapshot waiting again (up to
      *  `writeDelayMaxMs`): a branch switch's burst of reloads makes one write; hashing each
      *  class's text (a spec's pruned copies) takes this thread, so not at each save. Written at a

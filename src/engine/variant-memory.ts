@@ -1,17 +1,25 @@
 import { resolve } from "node:path";
 import { LIMITS } from "../limits.js";
-import { readVariantTimesFile, writeVariantTimesFile } from "../store/variant-times-file.js";
+import { readVariantTimesFile, updateVariantTimesFile } from "../store/variant-times-file.js";
 import type { FileVariants } from "../vfs/file-variants.js";
-import { type Hashed, RememberedTimes, type TimesMemory } from "../vfs/remembered-times.js";
+import { type Hashed, RememberedTimes, RememberedTimesError, type TimesMemory, type WholeHashed } from "../vfs/remembered-times.js";
+import type { SiteFile } from "../vfs/site-file.js";
 import type { Recall } from "../vfs/variant-times.js";
+import { nextTurn } from "../turns.js";
 
 /**
  * The variant times of a served docs root kept in a state file across starts (`RememberedTimes`,
  * security.md row 160): read once, before the load dates anything; written a moment after each
  * snapshot (`LIMITS.variantTimes.writeDelayMs`, coalesced) and at `close`, only when what it
- * holds changed, and not at all while no file has restricted parts and none was kept. Each
- * `--workers` process reads it at its start and writes what it served: they see the same edits,
- * and a write is a rename, so a reader never meets half a file.
+ * holds changed. It holds the pages and specs without restricted parts too (their hash and
+ * time: one may gain its first restricted part while stopped, adversary round 53 F2). Each
+ * `--workers` process reads it at its start, and writes what it dated merged with what the file
+ * holds then (`RememberedTimes.merge`), under a lock (`updateVariantTimesFile`): before, each
+ * wrote only what it had dated and the last write won, so a class only another process served
+ * was lost, or dated by a process that met it first after a staff edit by that edit's time
+ * (adversary round 53 F3). Merging rather than one process writing for all: each process knows
+ * the classes its own readers were served, and no other can tell them without a channel between
+ * them for every snapshot; the lock is held for one read and write, so a stop is not held.
  *
  * A memory aid, never a condition: a file that is missing, unreadable, damaged or of another
  * version or docs root is left aside with one line on the log (stderr: stdout may be the
@@ -20,7 +28,13 @@ import type { Recall } from "../vfs/variant-times.js";
 export class VariantMemory implements TimesMemory {
   /** The variants of the newest snapshot, once one is made: what is remembered from then on. */
   private latest: ReadonlyMap<string, FileVariants> | undefined;
+  /** The newest snapshot's pages and specs without restricted parts, and its paths. */
+  private wholes: readonly SiteFile[] = [];
+  private present: ReadonlyMap<string, unknown> = new Map();
   private readonly hashed: Hashed = new WeakMap();
+  private readonly wholeHashed: WholeHashed = new WeakMap();
+  /** What the file held as this process last read or wrote it (`written`'s memory). */
+  private kept: RememberedTimes;
   private timer: NodeJS.Timeout | undefined;
   /** When the first snapshot not yet written came (ms). */
   private waiting: number | undefined;
@@ -35,7 +49,9 @@ export class VariantMemory implements TimesMemory {
     /** The file's text as last read or written (undefined: none, or one not taken). */
     private written: string | undefined,
     private readonly log: (message: string) => void,
-  ) {}
+  ) {
+    this.kept = start;
+  }
 
   /** The memory kept in `file` for the docs root `root` (see the class for what is not taken). */
   static open(file: string, root: string, log: (message: string) => void): VariantMemory {
@@ -54,21 +70,26 @@ export class VariantMemory implements TimesMemory {
     if (this.latest === undefined) return this.start.recall(path);
     // A docs root replaced while serving: what the old tree's classes were served, and since when.
     const variants = this.latest.get(path);
-    return variants === undefined ? undefined : RememberedTimes.of(new Map([[path, variants]]), this.hashed).recall(path);
+    if (variants !== undefined) return RememberedTimes.of(new Map([[path, variants]]), this.hashed).recall(path);
+    // One without restricted parts in the old tree: every reader was served it whole.
+    const whole = this.wholes.find((file) => file.path === path);
+    return whole === undefined ? undefined : RememberedTimes.of(new Map(), this.hashed, [whole], this.wholeHashed).recall(path);
   }
 
   paths(): Iterable<string> {
     return this.latest?.keys() ?? this.start.paths();
   }
 
-  noted(variants: ReadonlyMap<string, FileVariants>): void {
+  noted(variants: ReadonlyMap<string, FileVariants>, wholes: readonly SiteFile[], present: ReadonlyMap<string, unknown>): void {
     this.latest = variants;
+    this.wholes = wholes;
+    this.present = present;
     if (this.closed) return;
     const now = Date.now();
     this.waiting ??= now;
     clearTimeout(this.timer);
     const delay = Math.max(0, Math.min(LIMITS.variantTimes.writeDelayMs, this.waiting + LIMITS.variantTimes.writeDelayMaxMs - now));
-    this.timer = setTimeout(() => this.write(), delay);
+    this.timer = setTimeout(() => void this.hashWholes().then(() => this.write()), delay);
     // A server stopping writes at `close`; a one-shot load is not held open for it.
     this.timer.unref();
   }
@@ -76,22 +97,52 @@ export class VariantMemory implements TimesMemory {
   /** Write what the newest snapshot dated, now, and no more after. */
   close(): void {
     this.closed = true;
-    this.write();
+    this.write(true);
   }
 
-  private write(): void {
+  /**
+   * Hash the newest snapshot's whole files not hashed yet, giving the thread back every
+   * `LIMITS.variantTimes.hashSliceMs`: a first write of a 24,920-page site hashes ~220 MiB
+   * (0.4-0.6 s on the shared 2-core machine), which in one stretch held every caller that long.
+   */
+  private async hashWholes(): Promise<void> {
+    let since = performance.now();
+    for (const file of this.wholes) {
+      if (this.closed) return;
+      RememberedTimes.whole(file, this.wholeHashed);
+      if (performance.now() - since < LIMITS.variantTimes.hashSliceMs) continue;
+      await nextTurn();
+      since = performance.now();
+    }
+  }
+
+  private write(final = false): void {
+    // A write after `close` (a hashing begun before it ended after): the stop's write was the last.
+    if (this.closed && !final) return;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.waiting = undefined;
     if (this.latest === undefined) return;
-    const memory = RememberedTimes.of(this.latest, this.hashed);
-    // Nothing to keep and nothing kept: a site without restricted parts leaves no file.
+    const memory = RememberedTimes.of(this.latest, this.hashed, this.wholes, this.wholeHashed);
+    // Nothing to keep and nothing kept: a site without pages or specs leaves no file.
     if (memory.size === 0 && this.written === undefined) return;
-    const text = memory.serialize(this.root);
-    if (text === this.written) return;
     try {
-      writeVariantTimesFile(this.file, text);
-      this.written = text;
+      updateVariantTimesFile(this.file, (text) => {
+        // What this process wrote last (taken as it was merged), else another's, or the last run's.
+        let other = text !== undefined && text === this.written ? this.kept : RememberedTimes.EMPTY;
+        if (text !== undefined && text !== this.written) {
+          try {
+            other = RememberedTimes.parse(text, this.root);
+          } catch (error) {
+            if (!(error instanceof RememberedTimesError)) throw error;
+          }
+        }
+        const kept = RememberedTimes.merge(memory, other, this.present);
+        const merged = kept.serialize(this.root);
+        this.kept = kept;
+        this.written = merged;
+        return merged === text ? undefined : merged;
+      });
     } catch (error) {
       const message = (error as Error).message;
       if (this.told.has(message)) return;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { LIMITS } from "../limits.js";
 import { isInsideFolder } from "./real-path.js";
@@ -78,5 +78,67 @@ export function writeVariantTimesFile(file: string, text: string): void {
     // and the caller says a failure once.
     const { code, syscall } = error as NodeJS.ErrnoException;
     throw new VariantTimesFileError(code !== undefined ? `${code} on ${syscall ?? "write"}` : (error as Error).message);
+  }
+}
+
+/**
+ * Read the file, and write what `update` makes of its text (undefined: its text when missing,
+ * unreadable or damaged; `update` returns undefined to leave it), with no other process's update
+ * between: the `--workers` processes of one server each write what they know, merged with the
+ * others' (`RememberedTimes.merge`), and two read-merge-write turns at once would lose one.
+ * Locked by a file made exclusively beside it (`<file>.lock`, 0600), waited for up to
+ * `LIMITS.variantTimes.lockWaitMs`; one older than `lockStaleMs` was left by a killed process.
+ * `VariantTimesFileError` when the lock is not had or the write fails.
+ */
+export function updateVariantTimesFile(file: string, update: (text: string | undefined) => string | undefined): void {
+  const lock = `${file}.lock`;
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const { code, syscall } = error as NodeJS.ErrnoException;
+    throw new VariantTimesFileError(code !== undefined ? `${code} on ${syscall ?? "mkdir"}` : (error as Error).message);
+  }
+  acquire(lock);
+  try {
+    let text: string | undefined;
+    try {
+      text = readVariantTimesFile(file);
+    } catch {
+      // Damaged or not a file: written anew (it was said at the start).
+      text = undefined;
+    }
+    const next = update(text);
+    if (next !== undefined) writeVariantTimesFile(file, next);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** A tick of the wait for the lock: a blocking sleep (the write is synchronous, and short). */
+const TICK = new Int32Array(new SharedArrayBuffer(4));
+
+function acquire(lock: string): void {
+  const until = Date.now() + LIMITS.variantTimes.lockWaitMs;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST") throw new VariantTimesFileError(`${code ?? (error as Error).message} on the lock`);
+    }
+    let age: number | undefined;
+    try {
+      age = Date.now() - statSync(lock).mtimeMs;
+    } catch {
+      // Gone meanwhile: try again.
+      continue;
+    }
+    if (age > LIMITS.variantTimes.lockStaleMs) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() > until) throw new VariantTimesFileError(`locked by another process (${lock})`);
+    Atomics.wait(TICK, 0, 0, 10);
   }
 }

@@ -10,7 +10,8 @@ import type { SiteFile } from "./site-file.js";
 import type { VariantTimes } from "./variant-times.js";
 
 /** Files MDX imports can name as text (a `.jsx` component is code, and not in the site). */
-const MDX_FILE_RE = /\.mdx?$/i;
+/** A page file's name (what may import a snippet). */
+export const MDX_FILE_RE = /\.mdx?$/i;
 
 /**
  * A page (or snippet, or skill) that imports a file some of its readers may not read (a

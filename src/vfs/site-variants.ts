@@ -1,9 +1,10 @@
 import type { ApiCache } from "./api-pages.js";
 import { FileVariants } from "./file-variants.js";
-import { importVariants } from "./import-variants.js";
+import { importVariants, MDX_FILE_RE } from "./import-variants.js";
 import { pageOfFile } from "./page-routes.js";
 import type { TimesMemory } from "./remembered-times.js";
 import { pagePathOf, type Site } from "./site.js";
+import type { SiteFile } from "./site-file.js";
 import { specVariants } from "./spec-variants.js";
 import { VariantTimes } from "./variant-times.js";
 
@@ -56,6 +57,26 @@ export async function siteVariants(site: Omit<Site, "variants">, apiCache: ApiCa
     const kept = await FileVariants.recalledOnly(file, page?.file === file ? page : undefined, times);
     if (kept !== undefined) out.set(path, kept);
   }
-  memory?.noted(out);
+  if (memory !== undefined) memory.noted(out, wholeCandidates(site, out), site.files);
+  return out;
+}
+
+/**
+ * The files of a snapshot that could gain a restricted part and have none now: authored pages (a
+ * restricted import) and local spec files (a restricted operation). A memory kept across starts
+ * keeps their hash and time, so the first restricted part coming while stopped dates the readers
+ * whose bytes it leaves as they were by the time they had (adversary round 53 F2).
+ */
+function wholeCandidates(site: Omit<Site, "variants">, variants: ReadonlyMap<string, FileVariants>): SiteFile[] {
+  const generated = new Set<SiteFile>();
+  for (const page of site.pages.values()) if (page.generated) generated.add(page.file);
+  const out: SiteFile[] = [];
+  for (const file of site.files.values()) {
+    if (MDX_FILE_RE.test(file.path) && !generated.has(file) && !variants.has(file.path)) out.push(file);
+  }
+  for (const spec of site.config.specs) {
+    const file = spec.remote ? undefined : site.files.get(`/${spec.source}`);
+    if (file !== undefined && !variants.has(file.path)) out.push(file);
+  }
   return out;
 }

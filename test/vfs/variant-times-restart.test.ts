@@ -209,6 +209,7 @@ describe("variant times across a restart", () => {
           { reads: ['[["staff"],false]'], sha256: sha256(spec("Open the vault")), mtime: (T[0] as Date).getTime() },
         ],
       },
+      wholes: {},
     });
     expect(readFileSync(file, "utf8")).not.toContain("vault");
     expect({ file: statSync(file).mode & 0o777, folder: statSync(dirname(file)).mode & 0o777 }).toEqual({ file: 0o600, folder: 0o700 });
