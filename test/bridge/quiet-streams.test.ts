@@ -375,3 +375,33 @@ describe("a 2025 session's GET stream is a notification stream like a listen str
     ]);
   });
 });
+
+describe("behind --trust-proxy: places shared out by the forwarded address's network first (adversary round 53 F1)", () => {
+  let h: Harness;
+  const streams: Stream[] = [];
+  beforeAll(async () => {
+    // 4 requests answered at once, the last kept for signed-in callers and one before it for newcomers.
+    h = await startBridge({ bridge: { trustProxy: true }, listen: { maxConnections: 4, newcomerReserve: 1, signedInReserve: 1, maxQuietStreams: 4 } });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await h?.close();
+  });
+  const open = async (client: string): Promise<Stream> => {
+    const stream = await listenFrom(h.origin, "127.0.0.1", { "x-forwarded-for": client });
+    streams.push(stream);
+    return stream;
+  };
+
+  it("a newcomer of another network takes the place of the oldest stream of a network holding two more, each of its clients holding one", async () => {
+    const flood = [await open("203.0.113.1"), await open("203.0.113.2"), await open("203.0.113.3")];
+    const newcomer = await toolsListFrom(h.origin, "127.0.0.1", { "x-forwarded-for": "198.51.100.7" });
+    // Refused (as before networks were counted), nobody's stream would end.
+    if (newcomer.status === 200) await flood[0]?.ended;
+    expect({ newcomer, held: h.bridge.quietStreams.held(), flood: flood.map((s) => s.text()) }).toEqual({
+      newcomer: { status: 200, answer: TOOLS },
+      held: { "203.0.113.2": 1, "203.0.113.3": 1 },
+      flood: [ACK + GRACEFUL_CLOSE, ACK, ACK],
+    });
+  });
+});
