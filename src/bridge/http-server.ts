@@ -15,8 +15,9 @@ import { CallerReading } from "./caller-reading.js";
 import { ConnectionCap } from "./connection-cap.js";
 import type { ConnectionSource } from "./connection-source.js";
 import { clientAddress } from "./context.js";
-import { IdleConnections } from "./idle-connections.js";
+import { type IdleCandidate, IdleConnections } from "./idle-connections.js";
 import { callerAddress } from "./middleware/caller-address.js";
+import { shedRank } from "./shed-rank.js";
 
 export interface RunningServer {
   /** `http://host:port` as bound (the real port when 0 was asked for). */
@@ -52,7 +53,7 @@ export interface ListenOptions {
   readonly signedInReserve?: number;
   /** Open listen streams at most (`QuietStreams`); half of `maxConnections` unless given. */
   readonly maxQuietStreams?: number;
-  /** Whether a connection finding no place may take an idle keep-alive connection's (`IdleConnections`); true unless false (the bound's own tests, which fill it with such connections). */
+  /** Whether a connection finding no place may take an idle keep-alive connection's, or a silent one's (`IdleConnections`); true unless false (the bound's own tests, which fill it with such connections). */
   readonly shedIdle?: boolean;
   readonly maxRefusedWaiting?: number;
   /** How long a refused connection has, in all, to send the request it is told why on. */
@@ -84,10 +85,31 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     /** What gives back a connection's place (behind a trusted proxy, a request's), once. */
     const places = new WeakMap<Socket | ServerResponse, () => void>();
     const idle = new IdleConnections();
-    /** An idle keep-alive connection of a caller holding at least two more than `caller` gives its place up to it (`IdleConnections`). */
-    const shedIdle = (caller: string, holds: number): boolean => {
-      if (options.shedIdle === false) return false;
-      const socket = idle.take(caller, (c) => held.heldBy(c), holds + 2);
+    /** Connections admitted that have sent no request yet (`IdleConnections`): taken only for another network's newcomer. */
+    const silent = new IdleConnections();
+    /** The order connections went quiet in (idle, or opened silent): the one quiet the longest is taken first. */
+    let quietOrder = 0;
+    /**
+     * A caller finding no place takes one, if `shedRank` finds whose: the oldest listen stream
+     * of the caller ranked first, or its idle keep-alive connection quiet the longest, or (only
+     * for a caller of another network) its oldest connection that sent no request yet;
+     * a stream before a connection of the same rank, as before networks were counted. Not for
+     * one its own bound will refuse anyway: nothing is shed for a refusal.
+     */
+    const shedFor = (caller: string): boolean => {
+      if (held.heldBy(caller) >= held.limit) return false;
+      const rank = shedRank(caller, held);
+      const stream = bridge.quietStreams.candidate(rank);
+      const byConnection = !bridge.trustProxy && options.shedIdle !== false;
+      const idleOne = byConnection ? idle.candidate(rank) : undefined;
+      const silentOne = byConnection ? silent.candidate(shedRank(caller, held, false)) : undefined;
+      const connection = firstRanked(idleOne, silentOne);
+      if (stream !== undefined && (connection === undefined || stream.rank >= connection.rank)) {
+        bridge.quietStreams.shedOldest(stream.caller);
+        return true;
+      }
+      if (connection === undefined) return false;
+      const socket = (connection === idleOne ? idle : silent).take(connection.caller);
       if (socket === undefined) return false;
       places.get(socket)?.();
       socket.destroy();
@@ -111,15 +133,16 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
         const caller = requestCaller(req, false);
         reading.requested(socket);
         idle.busy(caller, socket);
+        silent.busy(caller, socket);
         res.once("close", () => reading.answered(socket));
         // Written whole and kept alive: idle until its next request (a stream never finishes).
-        res.once("finish", () => idle.idle(caller, socket));
+        res.once("finish", () => idle.idle(caller, socket, quietOrder++));
       }
       if (bridge.trustProxy) {
         // Every connection is the proxy's: the caller is known by request, and what it holds is
         // its requests being answered (each on one of the proxy's connections to us).
         const caller = requestCaller(req, true);
-        if (!admitted(cap, held, bridge, caller)) return refuseBusy(req, res, cap.limit, true);
+        if (!admitted(cap, held, bridge, caller, shedFor)) return refuseBusy(req, res, cap.limit, true);
         if (!held.take(caller)) return refuseConnection(req, res, held.limit, true);
         cap.take();
         const giveBack = once(() => {
@@ -187,7 +210,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     server.on("connection", (socket: Socket) => {
       if (!bridge.trustProxy) {
         const caller = callerAddress(socket.remoteAddress ?? "unknown");
-        if (!admitted(cap, held, bridge, caller) && !(held.heldBy(caller) < held.limit && shedIdle(caller, held.heldBy(caller)))) {
+        if (!admitted(cap, held, bridge, caller, shedFor)) {
           refuseWhenItSpeaks(socket, busy, maxRefusedWaiting, refusedRequestMs);
           return;
         }
@@ -199,7 +222,10 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
         });
         places.set(socket, giveBack);
         socket.once("close", giveBack);
-        socket.once("close", () => idle.busy(caller, socket));
+        socket.once("close", () => {
+          idle.busy(caller, socket);
+          silent.busy(caller, socket);
+        });
         if (!counted) {
           // Told why when its request comes, if it comes soon; past that it is closed, whatever
           // it sent (a request trickled a byte at a time would otherwise hold it for minutes).
@@ -208,6 +234,7 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
           socket.resume();
           return;
         }
+        silent.idle(caller, socket, quietOrder++);
         reading.admit(socket, caller);
         return;
       }
@@ -399,14 +426,20 @@ function closeAfter(socket: Socket, ms: number): void {
 
 /**
  * Whether `caller` may have one more connection (or, behind a proxy, request) now: there is a
- * place for it, or a listen stream of a caller holding more gives its place up for it
- * (`QuietStreams.shedFor`: adversary round 51 F6, quiet streams held every place). Not for one its
- * own bound will refuse anyway: nothing is shed for a refusal.
+ * place for it, or another's gives its place up for it (`shedFor`: adversary round 51 F6, quiet
+ * streams held every place; round 52 F2, idle keep-alive connections did; round 53 F1, single
+ * connections from many addresses of one network did).
  */
-function admitted(cap: ConnectionCap, held: CallerConnections, bridge: Bridge, caller: string): boolean {
-  const holds = held.heldBy(caller);
-  if (cap.admits(holds, bridge.signedIn.has(caller))) return true;
-  return holds < held.limit && bridge.quietStreams.shedFor(caller, holds);
+function admitted(cap: ConnectionCap, held: CallerConnections, bridge: Bridge, caller: string, shedFor: (caller: string) => boolean): boolean {
+  if (cap.admits(held.heldBy(caller), bridge.signedIn.has(caller))) return true;
+  return shedFor(caller);
+}
+
+/** Of two connections a newcomer may take, the one ranked first, ties to the one quiet the longest. */
+function firstRanked(a: IdleCandidate | undefined, b: IdleCandidate | undefined): IdleCandidate | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  if (a.rank !== b.rank) return a.rank > b.rank ? a : b;
+  return a.since <= b.since ? a : b;
 }
 
 /**

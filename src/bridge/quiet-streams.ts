@@ -1,4 +1,6 @@
 import type { ServerResponse } from "node:http";
+import { placesNetwork } from "./places-network.js";
+import { type PlaceCounts, type ShedRank, shedRank } from "./shed-rank.js";
 
 /** A stream's place in `QuietStreams`: attached once the stream opened, removed when it ends. */
 export interface QuietSlot {
@@ -24,22 +26,31 @@ interface Entry extends QuietSlot {
  * first. Each holds a connection place for as long as its client likes, quiet (a keep-alive
  * comment every 15 s), so without this a flood of them from many addresses held every place
  * of `ConnectionCap`, the reserves too, and every newcomer was refused for good (adversary round
- * 51 F6). Two rules:
+ * 51 F6). Two rules, each sharing out by network first, then by caller (`shedRank`):
  * - at most `limit` streams at once (half the connections): one more takes the place of the
- *   oldest stream of another caller holding at least two more than the newcomer's caller, and is
- *   refused otherwise. Never its own caller's oldest: a team of two or three behind one address,
- *   one stream shed by a flood of single streams from 383 addresses, listened again (as the
- *   graceful close tells), shed its own other stream, which listened again in turn: 16-29 listens
- *   a second for good, each member holding a stream 40-54% of the time, and the churn spent the
- *   address's request pace, so all its calls were refused (adversary round 52 F1);
+ *   oldest stream of the heaviest caller of another network holding at least two more streams
+ *   than the newcomer's network, or else of a caller of its own network holding at least two
+ *   more than the newcomer's caller, and is refused otherwise. Never its own caller's oldest: a
+ *   team of two or three behind one address, one stream shed by a flood of single streams from
+ *   383 addresses, listened again (as the graceful close tells), shed its own other stream, which
+ *   listened again in turn: 16-29 listens a second for good, each member holding a stream 40-54%
+ *   of the time, and the churn spent the address's request pace, so all its calls were refused
+ *   (adversary round 52 F1). By network too: 384 addresses of one network holding one stream each
+ *   would otherwise hold every stream place for good (as connections did: adversary round 53 F1);
  * - a connection the HTTP server would refuse for want of places takes the place of the oldest
- *   stream of the caller holding the most streams, when that caller holds at least two more than
- *   the newcomer holds connections (`shedFor`).
- * So a caller holding one stream (an editor) is never the one shed while another holds more,
- * and a flood, whatever its addresses, gives way to newcomers one stream at a time.
+ *   stream of the caller its connections' rank puts first (`candidate`, `shedOldest`).
+ * So a caller holding one stream (an editor) is never the one shed while another of its network
+ * holds more, nor for a network holding as many, and a flood, whatever its addresses, gives way
+ * to newcomers one stream at a time.
  */
 export class QuietStreams {
   private readonly byCaller = new Map<string, Set<Entry>>();
+  private readonly byNetwork = new Map<string, number>();
+  /** Streams held per caller and per network, as `shedRank` reads them. */
+  private readonly counts: PlaceCounts = {
+    heldBy: (caller) => this.byCaller.get(caller)?.size ?? 0,
+    heldByNetwork: (network) => this.byNetwork.get(network) ?? 0,
+  };
   private count = 0;
   private seq = 0;
   /** Gives a shed stream's connection place back at once and closes its connection (set by the HTTP server). */
@@ -60,24 +71,32 @@ export class QuietStreams {
   /** A place for one more stream of `caller`, another's shed if need be; undefined when refused. */
   admit(caller: string): QuietSlot | undefined {
     if (this.count >= this.limit) {
-      const mine = this.byCaller.get(caller)?.size ?? 0;
-      const top = this.heaviest(caller);
-      if (top === undefined || top.size <= mine + 1) return undefined;
-      this.shed(oldest(top));
+      const top = this.candidate(shedRank(caller, this.counts));
+      if (top === undefined) return undefined;
+      this.shedOldest(top.caller);
     }
     return this.add(caller);
   }
 
   /**
-   * A connection of `caller`, holding `holds` connections, finds no place: the oldest stream of
-   * the caller holding the most is shed for it when that caller holds at least `holds + 2` (so
-   * the two do not just trade places). True when one was: its place is the newcomer's now.
+   * The caller holding a stream that `rank` ranks first, ties to the one whose oldest stream is
+   * oldest, if any: a connection finding no place may take its oldest stream's (`shedOldest`).
    */
-  shedFor(caller: string, holds: number): boolean {
-    const top = this.heaviest(caller);
-    if (top === undefined || top.size < holds + 2) return false;
-    this.shed(oldest(top));
-    return true;
+  candidate(rank: ShedRank): { readonly caller: string; readonly rank: number } | undefined {
+    let best: { caller: string; rank: number; seq: number } | undefined;
+    for (const [caller, set] of this.byCaller) {
+      const r = rank(caller);
+      if (r === undefined) continue;
+      const seq = oldest(set).seq;
+      if (best === undefined || r > best.rank || (r === best.rank && seq < best.seq)) best = { caller, rank: r, seq };
+    }
+    return best;
+  }
+
+  /** Shed `caller`'s oldest stream: its place is given back (for a newcomer) as it closes. */
+  shedOldest(caller: string): void {
+    const set = this.byCaller.get(caller);
+    if (set !== undefined) this.shed(oldest(set));
   }
 
   /** Streams held per caller (tests, and anyone reading why a caller's streams closed). */
@@ -107,17 +126,9 @@ export class QuietStreams {
     if (set === undefined) this.byCaller.set(caller, (set = new Set()));
     set.add(entry);
     this.count++;
+    const network = placesNetwork(caller);
+    this.byNetwork.set(network, (this.byNetwork.get(network) ?? 0) + 1);
     return entry;
-  }
-
-  /** The streams of the caller, other than `except`, holding the most; ties to the one whose oldest is oldest. */
-  private heaviest(except: string): Set<Entry> | undefined {
-    let top: Set<Entry> | undefined;
-    for (const [caller, set] of this.byCaller) {
-      if (caller === except) continue;
-      if (top === undefined || set.size > top.size || (set.size === top.size && oldest(set).seq < oldest(top).seq)) top = set;
-    }
-    return top;
   }
 
   private forget(entry: Entry): void {
@@ -125,6 +136,10 @@ export class QuietStreams {
     if (set === undefined || !set.delete(entry)) return;
     this.count--;
     if (set.size === 0) this.byCaller.delete(entry.caller);
+    const network = placesNetwork(entry.caller);
+    const ours = (this.byNetwork.get(network) ?? 1) - 1;
+    if (ours <= 0) this.byNetwork.delete(network);
+    else this.byNetwork.set(network, ours);
   }
 
   private shed(entry: Entry): void {

@@ -201,6 +201,54 @@ describe("listen streams are held to half the connection places", () => {
   });
 });
 
+describe("listen streams' places are shared out by network first (adversary round 53 F1)", () => {
+  let h: Harness;
+  const streams: Stream[] = [];
+  beforeAll(async () => {
+    // 12 places, 6 streams at most; 127.1.0.x stands for a flood's network, 127.0.0.x for the readers'.
+    h = await startBridge({ listen: { maxConnections: 12, newcomerReserve: 2, signedInReserve: 2 } });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await h?.close();
+  });
+  const open = async (from: string): Promise<Stream> => {
+    const stream = await listenFrom(h.origin, from);
+    streams.push(stream);
+    return stream;
+  };
+
+  it("a newcomer's stream sheds the oldest of a network holding two more than its own, though each address there holds one", async () => {
+    const flood: Stream[] = [];
+    for (let k = 1; k <= 6; k++) flood.push(await open(`127.1.0.${k}`));
+    // 127.1.0.x holds 6, 127.0.0.x none: 127.1.0.1's stream (the oldest) goes.
+    const reader = await open("127.0.0.50");
+    // Refused (as before networks were counted), nobody's stream would end.
+    if (reader.status === 200) await flood[0]?.ended;
+    // The flood's next address (its network 5, the readers' 1): no network holds two more, no
+    // caller of its own network two more than it: refused, nobody's shed.
+    const more = await open("127.1.0.7");
+    expect({
+      reader: [reader.status, reader.text()],
+      more: [more.status, JSON.parse(more.text())],
+      held: h.bridge.quietStreams.held(),
+      flood: flood.map((s) => [s.from, s.text()]),
+    }).toEqual({
+      reader: [200, ACK],
+      more: [
+        503,
+        {
+          jsonrpc: "2.0",
+          id: 7,
+          error: { code: -32000, message: "This server process holds its most open notification streams (6, half its connections: subscriptions/listen and session GET streams), and no other caller holds two more than this one; retry later", data: { reason: "listen_streams", limit: 6 } },
+        },
+      ],
+      held: { "127.0.0.50": 1, "127.1.0.2": 1, "127.1.0.3": 1, "127.1.0.4": 1, "127.1.0.5": 1, "127.1.0.6": 1 },
+      flood: [["127.1.0.1", ACK + GRACEFUL_CLOSE], ...[2, 3, 4, 5, 6].map((k) => [`127.1.0.${k}`, ACK])],
+    });
+  });
+});
+
 describe("behind --trust-proxy: requests being answered, by forwarded address", () => {
   let h: Harness;
   const streams: Stream[] = [];
@@ -325,5 +373,35 @@ describe("a 2025 session's GET stream is a notification stream like a listen str
       ["127.0.0.6", 200, ""],
       ["127.0.0.4", 200, ACK],
     ]);
+  });
+});
+
+describe("behind --trust-proxy: places shared out by the forwarded address's network first (adversary round 53 F1)", () => {
+  let h: Harness;
+  const streams: Stream[] = [];
+  beforeAll(async () => {
+    // 4 requests answered at once, the last kept for signed-in callers and one before it for newcomers.
+    h = await startBridge({ bridge: { trustProxy: true }, listen: { maxConnections: 4, newcomerReserve: 1, signedInReserve: 1, maxQuietStreams: 4 } });
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await h?.close();
+  });
+  const open = async (client: string): Promise<Stream> => {
+    const stream = await listenFrom(h.origin, "127.0.0.1", { "x-forwarded-for": client });
+    streams.push(stream);
+    return stream;
+  };
+
+  it("a newcomer of another network takes the place of the oldest stream of a network holding two more, each of its clients holding one", async () => {
+    const flood = [await open("203.0.113.1"), await open("203.0.113.2"), await open("203.0.113.3")];
+    const newcomer = await toolsListFrom(h.origin, "127.0.0.1", { "x-forwarded-for": "198.51.100.7" });
+    // Refused (as before networks were counted), nobody's stream would end.
+    if (newcomer.status === 200) await flood[0]?.ended;
+    expect({ newcomer, held: h.bridge.quietStreams.held(), flood: flood.map((s) => s.text()) }).toEqual({
+      newcomer: { status: 200, answer: TOOLS },
+      held: { "203.0.113.2": 1, "203.0.113.3": 1 },
+      flood: [ACK + GRACEFUL_CLOSE, ACK, ACK],
+    });
   });
 });
