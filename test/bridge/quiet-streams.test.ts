@@ -176,7 +176,7 @@ describe("listen streams are held to half the connection places", () => {
     const refusal = (from: string): unknown => ({
       jsonrpc: "2.0",
       id: 7,
-      error: { code: -32000, message: "This server process holds its most open notification streams (6, half its connections: subscriptions/listen and session GET streams), and no other caller holds two more than this one; retry later", data: { reason: "listen_streams", limit: 6 } },
+      error: { code: -32000, message: "This server process holds its most open notification streams (6, half its connections: subscriptions/listen and session GET streams), and no other network or caller holds two more than this one's; retry later", data: { reason: "listen_streams", limit: 6 } },
       from,
     });
     const body = (s: Stream | undefined): unknown => (s === undefined ? undefined : { ...(JSON.parse(s.text()) as object), from: s.from });
@@ -240,7 +240,7 @@ describe("listen streams' places are shared out by network first (adversary roun
         {
           jsonrpc: "2.0",
           id: 7,
-          error: { code: -32000, message: "This server process holds its most open notification streams (6, half its connections: subscriptions/listen and session GET streams), and no other caller holds two more than this one; retry later", data: { reason: "listen_streams", limit: 6 } },
+          error: { code: -32000, message: "This server process holds its most open notification streams (6, half its connections: subscriptions/listen and session GET streams), and no other network or caller holds two more than this one's; retry later", data: { reason: "listen_streams", limit: 6 } },
         },
       ],
       held: { "127.0.0.50": 1, "127.1.0.2": 1, "127.1.0.3": 1, "127.1.0.4": 1, "127.1.0.5": 1, "127.1.0.6": 1 },
@@ -358,7 +358,7 @@ describe("a 2025 session's GET stream is a notification stream like a listen str
       {
         jsonrpc: "2.0",
         id: null,
-        error: { code: -32000, message: "This server process holds its most open notification streams (6, half its connections: subscriptions/listen and session GET streams), and no other caller holds two more than this one; retry later", data: { reason: "listen_streams", limit: 6 } },
+        error: { code: -32000, message: "This server process holds its most open notification streams (6, half its connections: subscriptions/listen and session GET streams), and no other network or caller holds two more than this one's; retry later", data: { reason: "listen_streams", limit: 6 } },
       },
     ]);
     expect([...opened.map((s) => [s.from, s.status, s.text()]), [listen.from, listen.status, listen.text()]]).toEqual([

@@ -734,7 +734,7 @@ function quietRefusal(limit: number): ListenRefusal {
     status: 503,
     reason: "listen_streams",
     limit,
-    message: `This server process holds its most open notification streams (${limit}, half its connections: subscriptions/listen and session GET streams), and no other caller holds two more than this one; retry later`,
+    message: `This server process holds its most open notification streams (${limit}, half its connections: subscriptions/listen and session GET streams), and no other network or caller holds two more than this one's; retry later`,
   };
 }
 
