@@ -1,3 +1,5 @@
+import { addressNetwork } from "../engine/address-network.js";
+
 /**
  * The network a caller (`callerAddress`: an IPv4 address, an IPv6 /64) counts under for the
  * connection places: an IPv4 address's /24, an IPv6 /64's /48 (a site's usual allocation: 65,536
@@ -7,12 +9,9 @@
  * (`shedRank`). Loopback counts as one network here, unlike the search's standing
  * (src/engine/shell/caller-network.ts): a proxy on the same machine is behind `--trust-proxy`, so
  * what is counted there is forwarded addresses, and 127.0.0.0/24 is then the tests' own clients.
- * Any other key (an address that did not parse) is a network of its own.
+ * Any other key (an address that did not parse) is a network of its own. The rule is
+ * `addressNetwork`'s, which the search turns (`CallerTurns`) count by too.
  */
 export function placesNetwork(caller: string): string {
-  const v4 = /^(\d{1,3}\.\d{1,3}\.\d{1,3})\.\d{1,3}$/.exec(caller);
-  if (v4 !== null) return `${v4[1]}.0/24`;
-  const v6 = /^([0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}):[0-9a-f]{1,4}::\/64$/i.exec(caller);
-  if (v6 !== null) return `${v6[1]}::/48`;
-  return caller;
+  return addressNetwork(caller) ?? caller;
 }

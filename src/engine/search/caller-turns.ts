@@ -1,3 +1,5 @@
+import { addressNetwork } from "../address-network.js";
+
 /** What `CallerTurns` did with a search: tests and the bench watch it (`CallerTurns.observe`). */
 export type TurnEvent =
   /** It waits: behind its own caller's search, or for the thread. */
@@ -85,11 +87,23 @@ interface Waiter {
  *   caller had one, or all were never seen (each charged the mean), every charge was equal and
  *   searches went in the order they came, so a cheap filtered search sent right after ten
  *   unfiltered `pageSize: 50` ones of a 24,920-page site waited for all ten (0.4-1.9 s loaded,
- *   every round's callers never seen; now 1-6 ms, `bench/search-crowd.ts --fresh`). A never-seen
- *   caller is still charged the mean, which holds what fresh addresses' searches really made: a
- *   search from one whose estimate is low but whose work is not (its terms' prefix and typo
- *   forms, which the estimate does not count) goes after light callers all the same. Searches of
- *   equal charge and estimate take turns in the order they became ready.
+ *   every round's callers never seen; now 1-6 ms, `bench/search-crowd.ts --fresh`). A term no
+ *   page holds is expected what a query term made lately (its prefix and typo forms'), not 0
+ *   (adversary round 54 F1). Searches of equal charge and estimate take turns in the order they
+ *   became ready.
+ * - a caller's charge is at least its network's (an address's /24, an IPv6 /64's /48, loopback
+ *   included: `addressNetwork`, as the connection places count), the work all its callers made,
+ *   halved alike; a caller of a network not remembered is charged the mean of the networks (and
+ *   callers without one: tokens) remembered (`chargeOf`). Per caller alone, a flood sending each
+ *   search from an address never seen was charged the mean of callers, which its own one-search
+ *   addresses held low, while a reader searching regularly built a charge above it: every
+ *   fresh-address search went first and the reader waited for all those queued (its 16-passed-
+ *   over bound counts only searches made ready after it): 35 searches ahead of it behind 20
+ *   such addresses, 79 behind 64, its p50 over HTTP 17-39 ms -> 2.7-5.0 s (adversary round 54
+ *   F2); now 0-5 ahead of it, the flood's addresses in one /24 (in process, callers keyed as
+ *   the bridge keys them). A party with a fresh /24 (or /48) per search is still charged the
+ *   mean of the networks, as a party holding addresses in many networks still counts as many
+ *   for the connection places.
  *
  * This does not bound a caller's wait behind the search that runs (~0.1-1.3 s at 25,000 pages,
  * unfiltered, `pageSize: 50`, on a loaded machine): searches must be made interruptible for that.
@@ -118,8 +132,16 @@ export class CallerTurns {
   /** Per caller, its charge (work made, halved as searches run) as it stood when `at` searches
    *  had run. Forgotten once under 1 (`forget`). */
   private readonly used = new Map<string, { readonly work: number; readonly at: number }>();
+  /** Per network (`networkOf`), the charge of its callers together, kept as `used` is (the work
+   *  they made, halved as searches run): a caller's charge is at least its network's. Forgotten
+   *  once under 1. */
+  private readonly networks = new Map<string, { readonly work: number; readonly at: number }>();
+  /** Callers in `used` without a network (a token's principal, a key that is no address): each a
+   *  party of its own, as a network is (`chargeOf`'s mean). */
+  private lone = 0;
   /** The sum of `used`'s charges as it stood when `at` searches had run (every charge halves
-   *  alike, so their sum does): a caller not remembered is charged their mean (`chargeOf`). */
+   *  alike, so their sum does): a caller of a network not remembered is charged the mean of the
+   *  parties remembered (networks, and callers without one: `chargeOf`). */
   private total = { sum: 0, at: 0 };
 
   /**
@@ -315,25 +337,48 @@ export class CallerTurns {
   }
 
   /**
-   * `caller`'s charge now: its work, halved every `USAGE_HALF_LIFE` searches run since. A caller
-   * not remembered is charged the mean of those remembered, not nothing: charged nothing, a fresh
-   * address per heavy search went before every caller who had searched at all, and searches
-   * kept in flight from never-seen addresses held a light caller's search 1.1-1.6 s at p50
-   * (30-50 ms from ten fixed addresses: adversary round 52 F3). A caller without an identity
-   * (stdio, in process) is charged nothing: it is one caller each call.
+   * `caller`'s charge now: the greater of its own work and its network's (`networkOf`), each
+   * halved every `USAGE_HALF_LIFE` searches run since. Its own alone was defeated by addresses:
+   * a fresh address per search was never seen, and every search of a flood sent so went before a
+   * reader who searched regularly (adversary round 54 F2: 35 searches ahead of it behind 20 such
+   * addresses, 79 behind 64; over HTTP its p50 went from 17-39 ms to 2.7-5.0 s). Its network's
+   * is taken as it is, not divided: a network counts as one caller here, as it does for the
+   * connection places (`placesNetwork`), so the addresses of one /24 or /48 share the turns one
+   * caller would have. Divided by a constant k, every network would weigh as k callers, and one
+   * party's network k times a lone reader; divided by its addresses seen, the party who picks
+   * how many addresses it sends from picks its charge. Genuine readers sharing a network (an
+   * office's /24) share one caller's turns only while the thread is contended, and none waits
+   * for more than `PASSED_OVER_AT_MOST` searches that became ready after it, whatever its charge.
+   *
+   * A caller of a network not remembered (or without one, itself not remembered) is charged the
+   * mean of the parties remembered (each network, each caller without one), not nothing:
+   * charged nothing, a fresh address per heavy search went before every caller who had searched
+   * at all (adversary round 52 F3). The mean is over networks, not addresses: one-search
+   * addresses of one network no longer each count as a light caller pulling it down. A caller
+   * without an identity (stdio, in process) is charged nothing: it is one caller each call.
    */
   private chargeOf(caller: string | undefined): number {
     if (caller === undefined) return 0;
     const used = this.used.get(caller);
-    if (used === undefined) return this.used.size === 0 ? 0 : this.totalNow() / this.used.size;
-    return this.decayed(used.work, used.at);
+    const network = networkOf(caller);
+    const shared = network === undefined ? undefined : this.networks.get(network);
+    if (used === undefined && shared === undefined) {
+      const parties = this.networks.size + this.lone;
+      return parties === 0 ? 0 : this.totalNow() / parties;
+    }
+    return Math.max(used === undefined ? 0 : this.decayed(used.work, used.at), shared === undefined ? 0 : this.decayed(shared.work, shared.at));
   }
 
-  /** Add `work` to `caller`'s charge (and to the sum of charges). */
+  /** Add `work` to `caller`'s charge, to its network's, and to the sum of charges. */
   private charge(caller: string, work: number): void {
-    const before = this.used.has(caller) ? this.chargeOf(caller) : 0;
+    const own = this.used.get(caller);
+    const network = networkOf(caller);
     this.total = { sum: this.totalNow() + work, at: this.runs };
-    this.used.set(caller, { work: before + work, at: this.runs });
+    if (own === undefined && network === undefined) this.lone++;
+    this.used.set(caller, { work: (own === undefined ? 0 : this.decayed(own.work, own.at)) + work, at: this.runs });
+    if (network === undefined) return;
+    const shared = this.networks.get(network);
+    this.networks.set(network, { work: (shared === undefined ? 0 : this.decayed(shared.work, shared.at)) + work, at: this.runs });
   }
 
   /** The sum of the remembered charges now. */
@@ -346,15 +391,21 @@ export class CallerTurns {
     return work * 2 ** ((at - this.runs) / USAGE_HALF_LIFE);
   }
 
-  /** Forget the callers with no search waiting whose charge is under 1, once more than `FORGET_PAST` are remembered. */
+  /** Forget the callers with no search waiting whose own charge is under 1, and the networks whose
+   *  charge is, once more than `FORGET_PAST` of either are remembered. */
   private forget(): void {
-    if (this.used.size <= FORGET_PAST) return;
-    for (const caller of this.used.keys()) {
-      if (this.waiting.has(caller)) continue;
-      const charge = this.chargeOf(caller);
-      if (charge >= 1) continue;
-      this.used.delete(caller);
-      this.total = { sum: Math.max(0, this.totalNow() - charge), at: this.runs };
+    if (this.used.size > FORGET_PAST) {
+      for (const [caller, used] of this.used) {
+        if (this.waiting.has(caller)) continue;
+        const charge = this.decayed(used.work, used.at);
+        if (charge >= 1) continue;
+        this.used.delete(caller);
+        if (networkOf(caller) === undefined) this.lone--;
+        this.total = { sum: Math.max(0, this.totalNow() - charge), at: this.runs };
+      }
+    }
+    if (this.networks.size > FORGET_PAST) {
+      for (const [network, shared] of this.networks) if (this.decayed(shared.work, shared.at) < 1) this.networks.delete(network);
     }
   }
 
@@ -367,4 +418,14 @@ export class CallerTurns {
   private emit(event: TurnEvent): void {
     for (const observer of this.observers) observer(event);
   }
+}
+
+/**
+ * The network a caller counts under (`CallerTurns.chargeOf`): an address caller's
+ * (`address:<key>`, as the bridge names callers: `callerAddress`) /24 or /48 (`addressNetwork`,
+ * loopback included, as for the connection places); a token's principal and any other key has
+ * none.
+ */
+function networkOf(caller: string): string | undefined {
+  return caller.startsWith("address:") ? addressNetwork(caller.slice("address:".length)) : undefined;
 }

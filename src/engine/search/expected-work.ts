@@ -16,10 +16,22 @@
  * 58x (a filtered question whose prefix forms matched). Made in 4-10 µs a search, loaded (a
  * filtered search of the same site takes 0.5-0.9 ms, an unfiltered one ~100 ms):
  * `bench/expected-work.ts`.
+ *
+ * A term no page holds (a typo, a word start) counts no postings of its own, yet its typo lookup
+ * adds up to 8 corrections, the most common first, and its prefix lookup up to 40 longer forms
+ * (`maxTypoScans` such terms at most, `maxQueryExpansions` forms in all: docs/search.md "Speed"):
+ * a query of eight misspellings was expected 0 and made 20,000-31,000 units on that site, and
+ * went before a filtered search expected 111 (adversary round 54 F1). Each such term
+ * (`unmatched.terms`, at most `maxTypoScans`) is expected `unmatched.each`: the work the searches
+ * ranked lately made per query term at the whole site's scope (`SearchIndex.madePerTerm`, kept as
+ * a count per search, so the estimate stays microseconds), under the same share of pages. What
+ * its forms will be is known only by the lookup itself (a pass over every dictionary term of
+ * about its length), which must not run before the search's turn; an average term is what a
+ * reader's typo stands for, and a flood of them lifts the average as it runs.
  */
-export function expectedWork(pagesWith: readonly number[], inScope: number, pages: number): number {
+export function expectedWork(pagesWith: readonly number[], inScope: number, pages: number, unmatched: { readonly terms: number; readonly each: number } = { terms: 0, each: 0 }): number {
   if (pages <= 0 || inScope <= 0) return 0;
-  let postings = 0;
+  let postings = unmatched.terms * unmatched.each;
   for (const df of pagesWith) postings += df;
   return Math.ceil((postings * Math.min(inScope, pages)) / pages);
 }

@@ -369,6 +369,9 @@ export class SearchIndex {
   private readonly scopes = new SecondChance<string, Uint8Array>(LIMITS.search.cachedScopes);
   /** The page units per version and language (`expectedWork`), made at the first estimate after a change. */
   private scopeSizes: ScopeSizes | undefined;
+  /** The work searches ranked lately made per query term, at the whole site's scope (`expectedWork`
+   *  for a term the pages do not hold: `termWork`). */
+  private readonly madePerTerm = { work: 0, terms: 0 };
   /** Each guide's endpoint page per kind of search (`liftCompanions`), until the units change. */
   private readonly companions = new EndpointCompanions({ units: () => this.companionUnits(), term: (w) => this.analyzer.term(w) }, LIMITS.search.cachedCompanions);
   /** Each page unit's place in path order, by id (`firstClasses`), until the next `sync`. */
@@ -772,12 +775,46 @@ export class SearchIndex {
    * statistics (the first search of a class makes them): a search of fewer pages may make less.
    */
   expectedWork(req: Pick<SearchRequest, "query" | "version" | "language">): number {
+    const dfs = this.keptTermPages(req.query);
+    // A term no page holds makes the work of the forms its prefix and typo lookups add, which
+    // its own count (0) does not tell: at most `maxTypoScans` such terms are looked up.
+    let unmatched = 0;
+    for (const { term, df } of dfs) if (df === 0 && term.length >= this.ranking.minPrefixLength && unmatched < LIMITS.search.maxTypoScans) unmatched++;
+    const sizes = this.sizesOfScopes();
+    return expectedWork(
+      dfs.map((t) => t.df),
+      sizes.count(req.version, req.language),
+      sizes.live,
+      // Before any search has ranked, a page for each correction its typo lookup may add.
+      { terms: unmatched, each: Math.max(this.ranking.maxFuzzyExpansions, this.madePerTerm.terms > 0 ? this.madePerTerm.work / this.madePerTerm.terms : 0) },
+    );
+  }
+
+  /** The terms a search of `query` keeps (`keptTerms`) and the pages holding each, from the index's counts. */
+  private keptTermPages(query: string): { readonly term: string; readonly df: number }[] {
     const pagesWith = (t: string): number => this.index.entry(t)?.df ?? 0;
     const analysed = new Set<string>();
-    for (const w of this.queryWords.of(req.query)) for (const t of w.terms) analysed.add(t);
-    const terms = keptTerms([...analysed], LIMITS.search.maxQueryTerms, pagesWith);
+    for (const w of this.queryWords.of(query)) for (const t of w.terms) analysed.add(t);
+    return keptTerms([...analysed], LIMITS.search.maxQueryTerms, pagesWith).map((term) => ({ term, df: pagesWith(term) }));
+  }
+
+  /**
+   * `rank`, and what it made per query term counted into `madePerTerm` (scaled to the whole
+   * site's scope by the share its filters keep), the last `TERM_WORK_SPAN` searches or so
+   * weighing most: counted, never timed.
+   */
+  private ranked(req: SearchRequest, readerClass: ReaderClass | undefined): SearchHit[] {
+    const before = this.scratch.work;
+    const hits = this.rank(req, readerClass);
+    const terms = this.keptTermPages(req.query).length;
     const sizes = this.sizesOfScopes();
-    return expectedWork(terms.map(pagesWith), sizes.count(req.version, req.language), sizes.live);
+    const inScope = sizes.count(req.version, req.language);
+    if (terms > 0 && inScope > 0) {
+      const keep = 1 - 1 / TERM_WORK_SPAN;
+      this.madePerTerm.work = this.madePerTerm.work * keep + ((this.scratch.work - before) * sizes.live) / Math.min(inScope, sizes.live);
+      this.madePerTerm.terms = this.madePerTerm.terms * keep + terms;
+    }
+    return hits;
   }
 
   /** The page units per version and language (`ScopeSizes`): a pass over the units once per change. */
@@ -792,11 +829,11 @@ export class SearchIndex {
     let readerClass = this.rules.classOf(req.canRead);
     // A rule first met by a reader's own variant is one more rule to classify readers by.
     if (readerClass !== undefined && this.ensureVariants(req.canRead, readerClass)) readerClass = this.rules.classOf(req.canRead);
-    if (this.results === undefined) return this.rank(req, readerClass);
+    if (this.results === undefined) return this.ranked(req, readerClass);
     const key = JSON.stringify([req.query, req.pageSize ?? null, req.scoreThreshold ?? null, req.version ?? null, req.language ?? null, readerClass?.key ?? null]);
     let hits = this.results.get(key);
     if (hits === undefined) {
-      hits = Object.freeze(this.rank(req, readerClass));
+      hits = Object.freeze(this.ranked(req, readerClass));
       this.results.set(key, hits);
     }
     return hits;
@@ -1940,3 +1977,9 @@ function sameRules(a: ReadonlyMap<string, readonly number[]>, b: ReadonlyMap<str
   }
   return true;
 }
+
+/** Searches ranked over which what a search made per query term (`SearchIndex.madePerTerm`) fades
+ *  to a third or so: what is searched now weighs most, so that a flood of terms no page holds
+ *  lifts its own estimate within a few hundred searches. Counted in searches, as `CallerTurns`'s
+ *  charges halve. */
+const TERM_WORK_SPAN = 256;

@@ -205,6 +205,55 @@ describe("search turns per caller", () => {
     expect(order).toEqual([...light.slice(0, 16), "heavy", ...light.slice(16)]);
   });
 
+  it("a fresh address of a network that has searched is charged the network's work: a flood sent one search per address goes after a regular reader", async () => {
+    const turns = new CallerTurns();
+    const order: string[] = [];
+    const search = async (caller: string, expected: number, work: number): Promise<void> => {
+      const end = (await turns.take(caller, undefined, expected)) as (work?: number) => void;
+      order.push(caller);
+      end(work);
+    };
+    // A reader who searches regularly (ten unfiltered searches of a large site), and a flood that
+    // sends each search from an address never seen before, all of one /24 (loopback counts too).
+    const reader = "address:127.0.0.2";
+    for (let k = 0; k < 10; k++) await search(reader, 15_532, 20_000);
+    const fresh = Array.from({ length: 40 }, (_, k) => `address:127.1.0.${k + 1}`);
+    for (const caller of fresh.slice(0, 20)) await search(caller, 0, 25_000);
+    const hold = (await turns.take("address:192.0.2.1")) as (work?: number) => void;
+    order.length = 0;
+    // Twenty more fresh addresses' searches queued, then the reader's.
+    const queued = [...fresh.slice(20).map((caller) => search(caller, 0, 25_000)), search(reader, 15_532, 20_000)];
+    hold(1);
+    await Promise.all(queued);
+    // Charged by address alone each fresh one was never seen (the mean of callers seen, far under
+    // the reader's own), and the reader went last, after all twenty.
+    expect(order).toEqual([reader, ...fresh.slice(20)]);
+  });
+
+  it("callers without an address (tokens) share no network, and an address's network is its /24 or /48", async () => {
+    const turns = new CallerTurns();
+    const order: string[] = [];
+    const search = async (caller: string, work: number): Promise<void> => {
+      const end = (await turns.take(caller)) as (work?: number) => void;
+      order.push(caller);
+      end(work);
+    };
+    await search("token:alice", 1_000);
+    await search("address:2001:db8:1:1::/64", 1_000);
+    await search("address:198.51.100.1", 1_000);
+    await search("address:198.51.100.9", 3);
+    await search("token:bob", 3);
+    const hold = (await turns.take("address:192.0.2.1")) as (work?: number) => void;
+    order.length = 0;
+    // Of the same /48, of the same /24: charged 1,000 as their networks made; bob only what he made.
+    const queued = [search("address:2001:db8:1:2::/64", 1), search("address:198.51.100.9", 1), search("token:bob", 1), search("address:2001:db8:2:1::/64", 1)];
+    hold(1);
+    await Promise.all(queued);
+    // The /48 never seen is charged the mean of the five parties (two tokens, two networks, the
+    // holder's): (1,000 × 3 + 3 + 3 + 1) / 5, over bob's 3 and under the 1,000s.
+    expect(order).toEqual(["token:bob", "address:2001:db8:2:1::/64", "address:2001:db8:1:2::/64", "address:198.51.100.9"]);
+  });
+
   describe("through the search use case", () => {
     let runtime: DocsRuntime;
     beforeAll(async () => {
@@ -302,6 +351,29 @@ describe("search turns per caller", () => {
       const cheap = answers[10];
       expect(cheap?.ok === true ? cheap.value.map((r) => r.path) : cheap).toEqual(["/en/v1/returns"]);
       expect(runtime.expectedSearchWork({ query: "refund", version: "v1", language: "en" })).toBeLessThan(runtime.expectedSearchWork({ query: "checkout settings orders payments shipping 0" }));
+    });
+
+    it("a query of misspellings is expected the work its typo forms make, not 0: a flood of them from fresh addresses of one network goes after a cheap filtered search", async () => {
+      const context = (caller: string) => ({ runtime, request: requestContext(ANONYMOUS, "public", Date.now, caller), signal: new AbortController().signal });
+      const typos = (k: number): string => `cofigure ordrs paymnts shiping chekout${"s".repeat(k)}`;
+      // No page holds any of its terms: counted by exact terms alone it was expected 0.
+      expect(runtime.expectedSearchWork({ query: typos(0) })).toBeGreaterThan(runtime.expectedSearchWork({ query: "refund", version: "v1", language: "en" }));
+      const names = new Map<string, string>([["address:192.0.2.99", "cheap"], ["address:192.0.2.1", "hold"]]);
+      for (let k = 1; k <= 10; k++) names.set(`address:203.0.113.${k + 20}`, `t${k}`);
+      const order: string[] = [];
+      const stop = runtime.searchTurns.observe((e) => {
+        if (e.t === "run") order.push(names.get(e.caller ?? "-") ?? e.caller ?? "-");
+      });
+      const hold = (await runtime.searchTurns.take("address:192.0.2.1")) as (work?: number) => void;
+      // Neither network has searched: each caller is charged the same mean.
+      const queued = [
+        ...Array.from({ length: 10 }, (_, k) => searchDocs(context(`address:203.0.113.${k + 21}`), { query: typos(k + 1), pageSize: 50 })),
+        searchDocs(context("address:192.0.2.99"), { query: "refund", pageSize: 3, version: "v1", language: "en" }),
+      ];
+      hold(1);
+      await Promise.all(queued);
+      stop();
+      expect(order).toEqual(["hold", "cheap", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10"]);
     });
   });
 });
