@@ -771,7 +771,8 @@ export class SearchIndex {
   /**
    * The work `search` is expected to make for `req` (`expected-work.ts`), before it runs: the
    * pages holding the query's terms (the terms a search keeps, `keptTerms`), the index's own
-   * counts, under the share of pages its version and language keep. Reads no reader's class or
+   * counts, and for a term no page holds what a query term made lately (`madePerTerm`), under the
+   * share of pages its version and language keep. Reads no reader's class or
    * statistics (the first search of a class makes them): a search of fewer pages may make less.
    */
   expectedWork(req: Pick<SearchRequest, "query" | "version" | "language">): number {
