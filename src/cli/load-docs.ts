@@ -3,7 +3,7 @@ import { knownSiteName, rememberSiteName } from "../store/site-names.js";
 import { projectIdFromName, resolveStateDir } from "../store/state-dir.js";
 import { DocsRuntime, type RuntimeOptions } from "../engine/runtime.js";
 import { SiteCache } from "../engine/site-cache.js";
-import { VariantMemory } from "../engine/variant-memory.js";
+import { type KeepOptions, VariantMemory } from "../engine/variant-memory.js";
 import { variantTimesFile } from "../store/variant-times-file.js";
 import { resolveCache } from "../store/cache-dir.js";
 import { diagnosticsSummary } from "./diagnostics-summary.js";
@@ -19,7 +19,7 @@ export function stderrLog(io: CliIO): (message: string) => void {
 /** What `loadDocs` takes besides the runtime's options. */
 export interface LoadDocsOptions {
   /** Keep variant times across starts (`VariantMemory`), with the state `--state` names (a server). */
-  readonly keepTimes?: { readonly state?: string | undefined };
+  readonly keepTimes?: { readonly state?: string | undefined } & KeepOptions;
 }
 
 /**
@@ -36,7 +36,7 @@ export async function loadDocs(io: CliIO, dir: string | undefined, options: Omit
   // home, not the default project folder, which is named once the load has read the site's name
   // (`variantTimesFile`).
   const timesFile = keepTimes !== undefined ? variantTimesFile(root, { state: keepTimes.state, cwd: io.cwd, env: io.env }) : undefined;
-  const timesMemory = timesFile !== undefined ? VariantMemory.open(timesFile, root, log) : undefined;
+  const timesMemory = timesFile !== undefined ? VariantMemory.open(timesFile, root, log, keepTimes) : undefined;
   // Parsed pages and the search index kept across starts, in the user's cache folder (never the docs').
   const cache = resolveCache(io.env, root, (message) => log(`warning: ${message}`));
   const siteCache = cache !== undefined ? new SiteCache({ dir: cache.dir, seal: cache.seal, root, log }) : undefined;

@@ -522,11 +522,13 @@ export class DocsRuntime {
 
   /**
    * The server serves now (`RuntimeOptions.writeCacheOnceServing`): a cache write due waits its
-   * delay from here. Later calls change nothing.
+   * delay from here, and the variant times are kept from here (`VariantMemory.serving`: a start
+   * that fails leaves none). Later calls change nothing.
    */
   serving(): void {
     if (this.isServing) return;
     this.isServing = true;
+    this.options.timesMemory?.serving();
     if (this.options.writeCacheOnceServing === true && this.saving?.started !== true) this.saving?.delay?.();
   }
 

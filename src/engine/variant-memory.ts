@@ -25,6 +25,17 @@ import { nextTurn } from "../turns.js";
  * version or docs root is left aside with one line on the log (stderr: stdout may be the
  * protocol), and the start dates every class as before; a write that fails is said once.
  */
+/** How a server keeps its variant times (`VariantMemory.open`). */
+export interface KeepOptions {
+  /** Write nothing until `serving` is called. */
+  readonly untilServing?: boolean;
+  /** Keep the pages and specs without restricted parts too (their hash and time, adversary round
+   *  53 F2); true unless false. `serve` over stdio keeps only files with restricted parts: its
+   *  reader runs beside the docs repository, and a start that keeps no feedback writes nothing to
+   *  the state home for a site without any. */
+  readonly wholes?: boolean;
+}
+
 export class VariantMemory implements TimesMemory {
   /** The variants of the newest snapshot, once one is made: what is remembered from then on. */
   private latest: ReadonlyMap<string, FileVariants> | undefined;
@@ -40,6 +51,9 @@ export class VariantMemory implements TimesMemory {
   private waiting: number | undefined;
   private closed = false;
   private readonly told = new Set<string>();
+  /** Writes wait for `serving` (a server that fails to start, its state folder read-only or its
+   *  SQLite module missing, leaves nothing behind); true unless opened `untilServing`. */
+  private serves: boolean;
 
   private constructor(
     private readonly file: string,
@@ -49,21 +63,23 @@ export class VariantMemory implements TimesMemory {
     /** The file's text as last read or written (undefined: none, or one not taken). */
     private written: string | undefined,
     private readonly log: (message: string) => void,
+    private readonly how: KeepOptions,
   ) {
     this.kept = start;
+    this.serves = how.untilServing !== true;
   }
 
   /** The memory kept in `file` for the docs root `root` (see the class for what is not taken). */
-  static open(file: string, root: string, log: (message: string) => void): VariantMemory {
+  static open(file: string, root: string, log: (message: string) => void, how: KeepOptions = {}): VariantMemory {
     const at = resolve(root);
     let text: string | undefined;
     try {
       text = readVariantTimesFile(file);
-      if (text !== undefined) return new VariantMemory(file, at, RememberedTimes.parse(text, at), text, log);
+      if (text !== undefined) return new VariantMemory(file, at, RememberedTimes.parse(text, at), text, log, how);
     } catch (error) {
       log(`warning: the variant times kept in ${file} are not taken (${(error as Error).message}): each reader class of a file with restricted parts is dated by the file's time until its bytes change`);
     }
-    return new VariantMemory(file, at, RememberedTimes.EMPTY, undefined, log);
+    return new VariantMemory(file, at, RememberedTimes.EMPTY, undefined, log, how);
   }
 
   recall(path: string): Recall | undefined {
@@ -82,7 +98,7 @@ export class VariantMemory implements TimesMemory {
 
   noted(variants: ReadonlyMap<string, FileVariants>, wholes: readonly SiteFile[], present: ReadonlyMap<string, unknown>): void {
     this.latest = variants;
-    this.wholes = wholes;
+    this.wholes = this.how.wholes === false ? [] : wholes;
     this.present = present;
     if (this.closed) return;
     const now = Date.now();
@@ -92,6 +108,13 @@ export class VariantMemory implements TimesMemory {
     this.timer = setTimeout(() => void this.hashWholes().then(() => this.write()), delay);
     // A server stopping writes at `close`; a one-shot load is not held open for it.
     this.timer.unref();
+  }
+
+  /** The server answers now: what it dates is written from here on (`KeepOptions.untilServing`). */
+  serving(): void {
+    if (this.serves) return;
+    this.serves = true;
+    if (this.latest !== undefined) this.noted(this.latest, this.wholes, this.present);
   }
 
   /** Write what the newest snapshot dated, now, and no more after. */
@@ -118,7 +141,7 @@ export class VariantMemory implements TimesMemory {
 
   private write(final = false): void {
     // A write after `close` (a hashing begun before it ended after): the stop's write was the last.
-    if (this.closed && !final) return;
+    if ((this.closed && !final) || !this.serves) return;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.waiting = undefined;

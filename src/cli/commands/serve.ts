@@ -91,9 +91,10 @@ export const serveCommand = defineCommand({
     const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY, indexLater: true } : { indexLater: true };
     // Watched from before the load reads anything: a change made while the server starts is applied before it answers (issue 25).
     // The shell pool starts after the index build over HTTP too (issue 22: started at load, it ran beside the build), and the cache's write waits for the port.
-    const runtime = await loadDocs(io, args.dir, { keepTimes: { state: args.state }, shellWorker, shellLater: true, searchCache, watch: args.watch, learnVectors: true, analyseWhileLoading: true, ...indexing, ...(args.http ? { writeCacheOnceServing: true } : {}), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    const runtime = await loadDocs(io, args.dir, { keepTimes: { state: args.state, untilServing: true, wholes: args.http }, shellWorker, shellLater: true, searchCache, watch: args.watch, learnVectors: true, analyseWhileLoading: true, ...indexing, ...(args.http ? { writeCacheOnceServing: true } : {}), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const afterStart = (): void => {
+      runtime.serving();
       if (args["fetch-remote"]) void runtime.fetchRemoteSpecs(fetch);
     };
     if (args.watch) await runtime.watch();
