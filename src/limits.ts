@@ -141,13 +141,22 @@ export const LIMITS = {
      *  restart of 10-50 s at that load (issue 25, bench row (h)). The caller's place stays held
      *  meanwhile, so this only decides whether a worker is restarted. */
     cancelGraceMs: 2_000,
-    /** Workers only trusted callers (a command of theirs answered, none held a worker for long
+    /** Workers only trusted callers (`trustAnswers` commands of theirs answered, none held a worker for long
      *  since) may take: a new caller (nothing known of it) may start a command only while one
      *  more stays free. So fresh addresses, as many as the pool has workers, each sending a first
      *  runaway at once, hold all workers but this one, and a reader whose commands answer still
      *  finds it (issue 25). One, not two: a new caller still finds a worker while heavy callers
      *  hold all they may (pool size - `reserveWorkers`). */
     trustedWorkers: 1,
+    /** Answered commands (none held a worker for long since) that make a caller trusted, free
+     *  to take any worker. Counted, never timed. One was not enough (adversary round 54 F3):
+     *  300 addresses each answered one `ls /`, then each sent one runaway, six at a time, and
+     *  held the pool for 50 time limits. Below this count a caller is new: such callers together
+     *  leave `trustedWorkers` free, so a reader with a longer record keeps one, and an address
+     *  prepared for one runaway costs this many answered commands. Eight: an agent's session
+     *  sends more, and new callers' quick commands are served as before (they lose only the
+     *  last worker, and only while the pool is full). */
+    trustAnswers: 8,
     /** A new caller's first command (nothing known of the caller, nothing of theirs running) may
      *  be stopped and queued again (`ShellHost`'s preemption) once it has used this much CPU
      *  (its worker thread's and its jq threads'), while another caller with nothing running waits for

@@ -87,7 +87,8 @@ describe("fresh addresses over 2025 sessions (the adversary's scenario, 2026-11-
     const rec = new PoolRecorder();
     // The pool of a 2-core machine with its default bounds but preemption (`trialMs: 0`: this
     // asserts the reserves alone; preemption's own test is below); runaways that only a cancellation ends.
-    const pool = await startBridge({ shell: { workers: 6, trialMs: 0, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 }, maxCpuMs: 3_600_000, onEvent: rec.onEvent }, bridge: { trustProxy: true } });
+    // Trusted by two answers (`trustAnswers`; the default count is asserted in test/shell/pool-lifecycle.test.ts, adversary round 54 F3).
+    const pool = await startBridge({ shell: { workers: 6, trialMs: 0, trustAnswers: 2, limits: { ...LIMITS.shell, maxExecutionMs: 3_600_000, maxLoopIterations: 1e12, maxAwkSedIterations: 1e13, maxSteps: 1e15 }, maxCpuMs: 3_600_000, onEvent: rec.onEvent }, bridge: { trustProxy: true } });
     const from = (ip: string) => mcpClient(pool.urls.mcp, { fetch: (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), "X-Forwarded-For": ip } }) });
     const reader = await from("198.51.100.9");
     const fresh = await Promise.all([1, 2, 3, 4, 5, 6].map((k) => from(`10.25.0.${k}`)));

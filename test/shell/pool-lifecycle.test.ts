@@ -32,6 +32,12 @@ const RUNAWAY_CPU_MS = 3_600_000;
  * after 2 s, and the worker was ended and replaced: an order decided by the machine's speed.
  */
 const STOP_IN_WORKER_MS = 3_600_000;
+/**
+ * Trust by one answer (`trustAnswers`): the tests whose reader is made trusted by an answer or
+ * two, the rule before adversary round 54 F3, assert other rules; the count itself is asserted
+ * in "callers prepared with one answer each", with the default.
+ */
+const TRUSTED_BY_ONE = 1;
 const CANCELLED = { stdout: "", stderr: "bash: cancelled by the client\n", exitCode: 130, truncated: false };
 const HI = { stdout: "hi\n", stderr: "", exitCode: 0, truncated: false };
 
@@ -245,7 +251,7 @@ describe("new callers", () => {
     const rec = new PoolRecorder();
     // A pool of four keeping two, one of them for trusted callers (issue 25 on the pool of six: six fresh addresses held every worker).
     // Preemption off (`trialMs: 0`): this asserts the reserves alone (preemption: "a newcomer behind a stream of fresh runaways").
-    const host = new ShellHost({ workers: 4, reserveWorkers: 2, trustedWorkers: 1, maxRunningPerCaller: 2, trialMs: 0, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
+    const host = new ShellHost({ trustAnswers: TRUSTED_BY_ONE, workers: 4, reserveWorkers: 2, trustedWorkers: 1, maxRunningPerCaller: 2, trialMs: 0, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       // The victim has been reading: its commands answer, so it is trusted.
@@ -270,7 +276,7 @@ describe("new callers", () => {
     const rec = new PoolRecorder();
     // The pool of a 2-core machine with its default bounds but preemption (`trialMs: 0`: the
     // reserves alone); callers keyed as the bridge keys addresses.
-    const host = new ShellHost({ workers: 6, trialMs: 0, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
+    const host = new ShellHost({ trustAnswers: TRUSTED_BY_ONE, workers: 6, trialMs: 0, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const reader = "address:198.51.100.9";
@@ -312,11 +318,61 @@ describe("new callers", () => {
   });
 });
 
+describe("callers prepared with one answer each (adversary round 54 F3)", () => {
+  it("at the adversary's numbers (a pool of six; loopback addresses, one `ls /` answered from each, then one runaway from each at once): they are new, not trusted, so five runaways run, the sixth waits, and a reader with a longer record gets the last worker while they run", async () => {
+    const rec = new PoolRecorder();
+    // The pool of a 2-core machine with its default bounds but preemption (`trialMs: 0`: the
+    // count and the reserves alone). Loopback addresses have no network (`callerNetwork`): the
+    // count alone must hold. Before, one answer made a caller trusted, free to take any worker:
+    // the sixth runaway took the last worker and the reader waited for one to end.
+    const host = new ShellHost({ workers: 6, trialMs: 0, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
+    try {
+      const shell = host.shellFor(runtime.site, view());
+      const reader = "address:127.0.0.2";
+      // The reader has been reading: calls 1-8, `LIMITS.shellWorker.trustAnswers` answers.
+      for (let k = 0; k < LIMITS.shellWorker.trustAnswers; k++) expect(await shell.run("ls /", reader)).toEqual(lsRoot);
+      const prepared = [1, 2, 3, 4, 5, 6].map((k) => `address:127.0.54.${k}`);
+      // Calls 9-14: one answered `ls /` from each.
+      for (const caller of prepared) expect(await shell.run("ls /", caller)).toEqual(lsRoot);
+      const aborts = prepared.map(() => new AbortController());
+      // Calls 15-20: one runaway from each.
+      const held = prepared.map((caller, k) => shell.run(RUNAWAY, caller, aborts[k]?.signal));
+      await rec.next((e) => e.t === "start" && e.call === 19);
+      const read = shell.run("cat /index.mdx | head -3", reader);
+      // The sixth runaway (call 20) or the reader's `cat` (call 21): which the last worker took.
+      const first = await rec.next((e) => e.t === "start" && (e.call === 20 || e.call === 21));
+      expect(first.t === "start" && first.call).toBe(21);
+      const cat = await read;
+      expect(cat).toEqual(await runtime.readerState(localContext()).shell.run("cat /index.mdx | head -3"));
+      for (const a of aborts) a.abort();
+      expect(await Promise.all(held)).toEqual(prepared.map(() => CANCELLED));
+      expect(rec.lines(["start", "end"]).slice(28).map((l) => l.replace(/ on worker \d+$/, ""))).toEqual([
+        "call 15 started",
+        "call 16 started",
+        "call 17 started",
+        "call 18 started",
+        "call 19 started",
+        // Call 20 never started; the reader's call 21 ran while the five held theirs.
+        "call 21 started",
+        "call 21 ended: result",
+        "call 15 ended: cancelled",
+        "call 16 ended: cancelled",
+        "call 17 ended: cancelled",
+        "call 18 ended: cancelled",
+        "call 19 ended: cancelled",
+        "call 20 ended: cancelled",
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe("a new caller's trial", () => {
   it("a runaway jq's trial ends by its jq thread's CPU, not the wall: a newcomer waiting for the full pool gets the jq's worker (issue 25; before, only `trialMs` of wall time stopped a jq, whose thread the pool did not read)", async () => {
     const rec = new PoolRecorder();
     // Two workers, one kept for callers with nothing running; the wall never decides (`trialMs`: an hour).
-    const host = new ShellHost({ workers: 2, reserveWorkers: 1, trialMs: 3_600_000, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
+    const host = new ShellHost({ trustAnswers: TRUSTED_BY_ONE, workers: 2, reserveWorkers: 1, trialMs: 3_600_000, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       // A trusted caller's runaway (not a trial: never stopped to make room) holds one worker.
@@ -365,7 +421,7 @@ describe("ready workers and the reserves", () => {
     gate[0] = 1;
     // A pool of four keeping two for callers with nothing running, one of them for trusted ones;
     // no trials (`trialMs: 0`): the reserves alone.
-    const host = new ShellHost({ workers: 4, reserveWorkers: 2, trustedWorkers: 1, maxRunningPerCaller: 2, trialMs: 0, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, loadGate: gate, onEvent: rec.onEvent });
+    const host = new ShellHost({ trustAnswers: TRUSTED_BY_ONE, workers: 4, reserveWorkers: 2, trustedWorkers: 1, maxRunningPerCaller: 2, trialMs: 0, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, loadGate: gate, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       // The reader's commands answer: trusted.
@@ -433,7 +489,7 @@ describe("places owed to callers with nothing running are started workers (docs/
     // with nothing running, one of them for trusted ones); a trial may be stopped from its first
     // CPU (`trialCpuMs: 0`), so the pool decides as the reader's call is queued; never by the
     // wall (`trialMs`: an hour); a stopped command stops inside its worker, which is kept.
-    const host = new ShellHost({ workers: 6, trialCpuMs: 0, trialMs: 3_600_000, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, loadGate: gate, jqRuns, onEvent: rec.onEvent });
+    const host = new ShellHost({ trustAnswers: TRUSTED_BY_ONE, workers: 6, trialCpuMs: 0, trialMs: 3_600_000, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, loadGate: gate, jqRuns, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       // The reader's and t1's commands answer: both trusted.
@@ -532,7 +588,7 @@ describe("a new caller's command stopped to make room", () => {
     const jqRuns = new Int32Array(new SharedArrayBuffer(4));
     // Two workers, one kept for callers with nothing running; a trial ends at its first
     // millisecond of CPU (the wall never decides: `trialMs` an hour).
-    const host = new ShellHost({ workers: 2, reserveWorkers: 1, trialCpuMs: 1, trialMs: 3_600_000, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, jqRuns, onEvent: rec.onEvent });
+    const host = new ShellHost({ trustAnswers: TRUSTED_BY_ONE, workers: 2, reserveWorkers: 1, trialCpuMs: 1, trialMs: 3_600_000, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, jqRuns, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       expect(await shell.run("ls /", "trusted")).toEqual(lsRoot);
@@ -616,7 +672,7 @@ describe("callers whose commands answer after long CPU work", () => {
     // what the long command below uses here (~0.9 s), so a machine five times faster still
     // counts it long, while the reader's `echo hi` uses a few milliseconds. Preemption off
     // (`trialMs: 0`): this asserts standing and the reserves alone.
-    const host = new ShellHost({ workers: 6, trialMs: 0, heavyCpuMs: 200, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, onEvent: rec.onEvent });
+    const host = new ShellHost({ trustAnswers: TRUSTED_BY_ONE, workers: 6, trialMs: 0, heavyCpuMs: 200, limits: RUNAWAY_LIMITS, maxCpuMs: RUNAWAY_CPU_MS, cancelGraceMs: STOP_IN_WORKER_MS, onEvent: rec.onEvent });
     try {
       const shell = host.shellFor(runtime.site, view());
       const reader = "address:198.51.100.9";

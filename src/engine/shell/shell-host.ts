@@ -206,6 +206,8 @@ export interface ShellHostOptions {
   readonly trustedWorkers?: number;
   /** How long a caller stays heavy after a command of theirs held a worker for long (default `LIMITS.shellWorker.heavyForMs`). */
   readonly heavyForMs?: number;
+  /** Answered commands that make a caller trusted (default `LIMITS.shellWorker.trustAnswers`). */
+  readonly trustAnswers?: number;
   /**
    * CPU (its worker thread's and its jq threads') past which a command that answered makes its
    * caller heavy as a stopped one does (default `LIMITS.shellWorker.heavyCpuMs`).
@@ -354,7 +356,7 @@ export class ShellHost {
     this.maxHeld = options.maxHeldPerCaller ?? defaults.maxHeldPerCaller;
     this.maxRunning = options.maxRunningPerCaller ?? defaults.maxRunningPerCaller;
     this.now = options.now ?? Date.now;
-    this.standing = new CallerStanding({ capacity: defaults.rememberedCallers, heavyForMs: options.heavyForMs ?? defaults.heavyForMs, now: this.now, networkOf: callerNetwork });
+    this.standing = new CallerStanding({ capacity: defaults.rememberedCallers, heavyForMs: options.heavyForMs ?? defaults.heavyForMs, trustAnswers: Math.max(1, options.trustAnswers ?? defaults.trustAnswers), now: this.now, networkOf: callerNetwork });
     // A pool of one or two keeps no reserve beyond the worker a newcomer takes anyway.
     const reserve = Math.min(options.reserveWorkers ?? defaults.reserveWorkers, this.size - 1);
     // Within the reserve, leaving new callers at least one reserved worker: in a pool of two
@@ -422,7 +424,7 @@ export class ShellHost {
     this.shared?.mark({ caller, mark: "heavy" });
   }
 
-  /** A command of `caller` answered: trusted here unless heavy, and in the other pools when that is news. */
+  /** A command of `caller` answered: counted toward trust here unless heavy, and in the other pools while it counts. */
   private answered(caller: string): void {
     if (this.standing.answered(caller)) this.shared?.mark({ caller, mark: "answered" });
   }
