@@ -1,10 +1,12 @@
-import type { ParaphraseRow } from "./paraphrase-row.js";
+import type { ParaphraseRow } from "../../../src/engine/search/paraphrase-row.js";
 
 /**
  * A thesaurus of how software documentation and its readers word the same thing (issue 24,
  * forty-second round). Written from general knowledge of docs sites (their page titles, the
  * words readers type), before looking at any miss of the questions measured, so it is not fitted
  * to them; rows are then kept or pruned only by what they do to the tune half (docs/search.md).
+ * Measured in that round and not kept (the shared corpora worse with it): search does not use
+ * it; `ab-external.ts` scores it as a variant (`"paraphraseRows": "thesaurus"`).
  *
  * The rule each row follows, as `paraphrases.ts`: the question's words (`words`) have one sense
  * in docs; the docs' words may have others, and then the row is one-way (a question saying
