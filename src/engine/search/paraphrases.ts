@@ -1,3 +1,5 @@
+import type { ParaphraseRow } from "./paraphrase-row.js";
+
 /**
  * Words that questions and docs use for the same thing where they share no letters (issue 24,
  * the paraphrase misses): "write my own tool" asks for the page titled Create Custom Tools,
@@ -19,7 +21,7 @@
  * tool" is a custom one, but a question about a custom domain is not about owning one). Not
  * `own` for `self`(-hosted): on crewAI and Mem0 it lifted pages saying "self" in other senses.
  */
-const ROWS: readonly { readonly words: readonly string[]; readonly docs: readonly string[]; readonly both: boolean }[] = [
+export const PARAPHRASE_ROWS: readonly ParaphraseRow[] = [
   { words: ["re-run", "rerun"], docs: ["replay"], both: true },
   { words: ["loop"], docs: ["iterate"], both: true },
   { words: ["remove", "erase"], docs: ["delete"], both: true },
@@ -42,15 +44,16 @@ const ROWS: readonly { readonly words: readonly string[]; readonly docs: readonl
 
 /**
  * Each word's stand-ins as index terms (`term` is the analyzer's: `iterate` is looked up as its
- * stem, which `iteration` shares). A stop word stands in for nothing.
+ * stem, which `iteration` shares). A stop word stands in for nothing. `rows`: this table's unless
+ * given (the evaluation's A/B passes others: `bench/eval/external/thesaurus.ts`).
  */
-export function paraphraseTable(term: (word: string) => string | null): ReadonlyMap<string, readonly string[]> {
+export function paraphraseTable(term: (word: string) => string | null, rows: readonly ParaphraseRow[] = PARAPHRASE_ROWS): ReadonlyMap<string, readonly string[]> {
   const out = new Map<string, string[]>();
   const terms = (words: readonly string[]): string[] => [...new Set(words.map(term).filter((t): t is string => t !== null))];
   const link = (from: readonly string[], to: readonly string[]): void => {
     for (const f of from) out.set(f, [...new Set([...(out.get(f) ?? []), ...to.filter((t) => t !== f)])]);
   };
-  for (const row of ROWS) {
+  for (const row of rows) {
     const words = terms(row.words);
     const docs = terms(row.docs);
     link(words, [...docs, ...words]);
