@@ -9,8 +9,12 @@ import type { Rule } from "./rule.js";
  *
  * A page whose file is absent (or left out by the ignore file) is a warning: the hosted platform
  * builds the site all the same, logging `"x" is referenced in the docs.json navigation but the
- * file does not exist` and listing the entry under a title made from its path. An entry that
- * looks like a mistyped operation, or a file that is there but cannot be read, stays an error.
+ * file does not exist` and listing the entry under a title made from its path. So is a file that
+ * is there but skipped (front matter that is not YAML, a link leading out of the docs folder, a
+ * page over the size limit): deployed sites carry such files (a French page's `'l\'API'`, a
+ * monorepo's `security.mdx -> ../SECURITY.md`) and the platform builds them, so an error there
+ * would fail a site the platform accepts; the file's own `page-skipped` warning says why. An
+ * entry that looks like a mistyped operation stays an error.
  */
 export const pageFilesRule: Rule = {
   codes: ["page-file", "operation"],
@@ -38,7 +42,7 @@ export const pageFilesRule: Rule = {
             ? `${skipped.file} is skipped (${skipped.why})`
             : `no ${rel}.mdx or ${rel}.md`;
       const hint = resolution.hint !== undefined ? `; ${resolution.hint}` : "";
-      const accepted = skipped === undefined && resolution.hint === undefined;
+      const accepted = resolution.hint === undefined;
       report({ path: e.path, code: "page-file", message: `page "${e.entry}" not found: ${why}${hint}`, ...(accepted ? { severity: "warning" } : {}) });
     }
   },
