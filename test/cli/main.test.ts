@@ -270,6 +270,28 @@ describe("options of a kind: keys, choices, flags", () => {
     });
   });
 
+  it("serve --help names every key --rate-limit takes (it named five of the twelve)", async () => {
+    const help = (await runCli(["serve", "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toContain(`--rate-limit --http: KEY=N|off per hour (repeatable); keys ${KEYS} [array]`);
+  });
+
+  it("serve --http's options are refused before the docs load: no loading line above the message", async () => {
+    // A language code read with a warning: loading this site says so on stderr.
+    const repo = makeRepo({ "docs.json": JSON.stringify({ name: "R", navigation: { languages: [{ language: "ko-KR", pages: ["index"] }] } }), "index.mdx": "---\ntitle: Home\n---\nhi\n" });
+    try {
+      expect((await runCli(["search", "hi", "--dir", repo.dir])).stderr).toBe(`svc-mcp: 1 warning in docs.json; run \`svc-mcp check --dir ${repo.dir}\` for details\n`);
+      // The site was read and indexed first, its warning line printed above the refusal.
+      expect(await runCli(["serve", "--http", "--dir", repo.dir, "--rate-limit", "foo=1"])).toEqual({ code: 2, stdout: "", stderr: `svc-mcp: --rate-limit foo=1: unknown key "foo"; the keys are ${KEYS}\n` });
+      expect(await runCli(["serve", "--http", "--dir", repo.dir, "--public-url", "https://docs.example.com/path"])).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: 'svc-mcp: --public-url must be an origin such as https://docs.example.com; got "https://docs.example.com/path"\n',
+      });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it("a list option, or --host=, given no value", async () => {
     expect(await runCli(["serve", "--http", "--rate-limit"])).toEqual(usage("--rate-limit needs a value"));
     expect(await runCli(["serve", "--http", "--rate-limit", "--port", "0"])).toEqual(usage("--rate-limit needs a value"));
