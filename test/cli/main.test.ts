@@ -270,6 +270,14 @@ describe("options of a kind: keys, choices, flags", () => {
     });
   });
 
+  it("search with no results points at svc-mcp fs, not at the MCP tool a terminal cannot call", async () => {
+    expect(await runCli(["search", "zzzqqq", "--dir", fixture("demo")])).toEqual({
+      code: 0,
+      stdout: `No results for "zzzqqq". Try other words, fewer terms, or search the files: svc-mcp fs 'rg -il "term" /'\n`,
+      stderr: "",
+    });
+  });
+
   it("serve --help names every key --rate-limit takes (it named five of the twelve)", async () => {
     const help = (await runCli(["serve", "--help"])).stdout.replace(/\s+/g, " ");
     expect(help).toContain(`--rate-limit --http: KEY=N|off per hour (repeatable); keys ${KEYS} [array]`);
