@@ -8,7 +8,6 @@ import { createMcpServer } from "../../mcp/server.js";
 import { playgroundApps } from "../../bridge/playground/apps.js";
 import { docsTools } from "../../mcp/tools.js";
 import { LIMITS } from "../../limits.js";
-import { RATE_LIMIT_KEYS } from "../../bridge/middleware/rate-limit.js";
 import { defineCommand } from "../command.js";
 import { pagesSummary } from "../diagnostics-summary.js";
 import { loadDocs, stderrLog } from "../load-docs.js";
@@ -60,7 +59,14 @@ export const serveCommand = defineCommand({
         default: LIMITS.search.cachedResults,
         describe: "Searches whose results are kept for a repeat of the same question by the same kind of reader, until the docs change (0 to keep none)",
       })
-      .option("rate-limit", { type: "string", array: true, describe: `--http: KEY=N|off per hour (repeatable); keys ${RATE_LIMIT_KEYS.join(", ")}` }),
+      // Written out, not imported from the bridge (that would load it before serve answers:
+      // test/cli/bundle.test.ts); test/cli/main.test.ts checks it against the keys the server takes.
+      .option("rate-limit", {
+        type: "string",
+        array: true,
+        describe:
+          "--http: KEY=N|off per hour (repeatable); keys ip, search, filesystem, submit_feedback, api_request, authed-search, authed-filesystem, authed-submit_feedback, authed-api_request, feedback, feedback-bytes, relay",
+      }),
   run: async (args, given) => {
     let io = given;
     if (args.http && args.groups !== undefined) throw new CliError("--groups previews pages over stdio; over --http each reader's groups come from their token", 2);
