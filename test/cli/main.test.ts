@@ -278,6 +278,28 @@ describe("options of a kind: keys, choices, flags", () => {
     });
   });
 
+  it("a folder of no docs.json and no pages is said to be the wrong --dir, not searched in silence", async () => {
+    const empty = makeRepo({ "notes.txt": "not a page\n" });
+    const named = makeRepo({ "docs.json": JSON.stringify({ name: "Empty", navigation: { pages: [] } }) });
+    try {
+      expect(await runCli(["search", "install", "--dir", empty.dir])).toEqual({
+        code: 0,
+        stdout: `No results for "install". Try other words, fewer terms, or search the files: svc-mcp fs 'rg -il "term" /'\n`,
+        stderr: `svc-mcp: warning: ${empty.dir} holds no docs.json and no pages: --dir names the docs folder, the one that holds docs.json\n`,
+      });
+      expect(await runCli(["fs", "ls /"], { cwd: empty.dir })).toEqual({
+        code: 0,
+        stdout: "skill.md\n",
+        stderr: "svc-mcp: warning: this folder holds no docs.json and no pages: --dir names the docs folder, the one that holds docs.json\n",
+      });
+      // A docs.json of no pages yet is a site being begun: nothing to say.
+      expect((await runCli(["search", "install", "--dir", named.dir])).stderr).toBe("");
+    } finally {
+      empty.cleanup();
+      named.cleanup();
+    }
+  });
+
   it("serve --help names every key --rate-limit takes (it named five of the twelve)", async () => {
     const help = (await runCli(["serve", "--help"])).stdout.replace(/\s+/g, " ");
     expect(help).toContain(`--rate-limit --http: KEY=N|off per hour (repeatable); keys ${KEYS} [array]`);
