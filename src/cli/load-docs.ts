@@ -50,5 +50,10 @@ export async function loadDocs(io: CliIO, dir: string | undefined, options: Omit
   if (named === true && existsSync(resolveStateDir(projectIdFromName(name), { cwd: io.cwd, env: io.env }))) rememberSiteName(io.env, root, name);
   const summary = diagnosticsSummary(runtime.site.diagnostics, dir);
   if (summary !== undefined) log(summary);
+  // No docs.json and not one page: a `--dir` (or an editor's config) naming the wrong folder,
+  // which was served as a working server of nothing, or searched with "No results", unsaid.
+  if (!runtime.site.config.present && runtime.site.pages.size === 0) {
+    log(`warning: ${dir === undefined || dir === "." ? "this folder" : dir} holds no docs.json and no pages: --dir names the docs folder, the one that holds docs.json`);
+  }
   return runtime;
 }

@@ -6,6 +6,7 @@ import { VERSION } from "../version.js";
 import { commandsFor } from "./commands/index.js";
 import { CliError, type CliIO, processIO } from "./io.js";
 import { checkFolderOptions, requireValues, usageMessage } from "./options.js";
+import { wordsMessage } from "./words-usage.js";
 
 /** Help is wrapped at the terminal's width, but no wider than this: long lines are hard to read. */
 const MAX_HELP_WIDTH = 100;
@@ -27,6 +28,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   let result: Promise<number> | undefined;
   let running: string | undefined;
   let helpText = "";
+  const commands = await commandsFor(argv);
   let y = yargsOf([...argv])
     .scriptName("svc-mcp")
     .usage("$0 <command> [options]\n\nServe a documentation repository as an MCP server.")
@@ -44,9 +46,9 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       // yargs' own usage errors (an option without its value, a value not among its choices) come as a `YError`; any other is a command's.
       if (err !== undefined && err !== null && err.name !== "YError") throw err;
       const text = msg ?? err?.message ?? "";
-      throw new CliError(`${usageMessage(text, argv) ?? text}\nRun with --help for usage.`, 2);
+      throw new CliError(`${usageMessage(text, argv) ?? wordsMessage(text, argv, commands) ?? text}\nRun with --help for usage.`, 2);
     });
-  for (const cmd of await commandsFor(argv)) {
+  for (const cmd of commands) {
     y = y.command(
       cmd.command,
       cmd.describe,

@@ -79,7 +79,7 @@ function sqliteStores(dir: string, options: OpenStoresOptions): Stores {
     keys: keys.get,
     counters: async () => undefined,
     has: (what) => existsSync(join(dir, what === "state" ? STATE_DB_FILE : FEEDBACK_DB_FILE)),
-    feedbackUnavailable: () => (sqliteAvailable() ? undefined : "feedback is kept in SQLite, and the SQLite module (better-sqlite3) is not installed"),
+    feedbackUnavailable: () => (sqliteAvailable() ? undefined : "feedback is kept in SQLite, and the SQLite module (better-sqlite3) is not installed (npm install -g better-sqlite3@12 beside a global svc-mcp adds it)"),
     close: async () => {
       await Promise.all([state, feedback, keys].map(async (s) => (await s.opened()?.catch(() => undefined))?.close()));
     },

@@ -22,4 +22,22 @@ describe("the command table (commands load lazily)", () => {
     expect(COMMANDS.filter((c) => !help.stdout.includes(`svc-mcp ${c.name}`)).map((c) => c.name)).toEqual([]);
     expect(await runCli(["chekc"])).toEqual({ code: 2, stdout: "", stderr: "svc-mcp: Did you mean check?\nRun with --help for usage.\n" });
   });
+
+  it("a missing or extra word names the command's words, and a command that does not exist lists the commands", async () => {
+    const usage = (message: string) => ({ code: 2, stdout: "", stderr: `svc-mcp: ${message}\nRun with --help for usage.\n` });
+    // yargs said "Not enough non-option arguments: got 0, need at least 1" and "Unknown argument: limits".
+    expect(await runCli(["search"])).toEqual(usage("missing <query>: svc-mcp search <query>"));
+    expect(await runCli(["users", "--json"])).toEqual(usage("missing <action>: svc-mcp users <action> [name]"));
+    expect(await runCli(["search", "rate", "limits", "--page-size", "2"])).toEqual(
+      usage('too many words for svc-mcp search <query>: "limits"; quote a value of several words: svc-mcp search "rate limits"'),
+    );
+    // After an option the words might be its value: no quoted line is made up.
+    expect(await runCli(["search", "--page-size", "2", "rate", "limits", "now"])).toEqual(usage('too many words for svc-mcp search <query>: "limits", "now"; quote a value of several words'));
+    expect(await runCli(["users", "add", "alice", "bob"])).toEqual(usage('too many words for svc-mcp users <action> [name]: "bob"'));
+    expect(await runCli(["check", "extra"])).toEqual(usage('too many words for svc-mcp check: "extra"'));
+    const commands = COMMANDS.map((c) => c.name).join(", ");
+    expect(await runCli(["bogus", "--dir", "x"])).toEqual(usage(`unknown command "bogus"; the commands are ${commands}`));
+    // An unknown option is still yargs' message, naming it.
+    expect(await runCli(["search", "x", "--bogus"])).toEqual(usage("Unknown argument: bogus"));
+  });
 });

@@ -270,6 +270,58 @@ describe("options of a kind: keys, choices, flags", () => {
     });
   });
 
+  it("search with no results points at svc-mcp fs, not at the MCP tool a terminal cannot call", async () => {
+    expect(await runCli(["search", "zzzqqq", "--dir", fixture("demo")])).toEqual({
+      code: 0,
+      stdout: `No results for "zzzqqq". Try other words, fewer terms, or search the files: svc-mcp fs 'rg -il "term" /'\n`,
+      stderr: "",
+    });
+  });
+
+  it("a folder of no docs.json and no pages is said to be the wrong --dir, not searched in silence", async () => {
+    const empty = makeRepo({ "notes.txt": "not a page\n" });
+    const named = makeRepo({ "docs.json": JSON.stringify({ name: "Empty", navigation: { pages: [] } }) });
+    try {
+      expect(await runCli(["search", "install", "--dir", empty.dir])).toEqual({
+        code: 0,
+        stdout: `No results for "install". Try other words, fewer terms, or search the files: svc-mcp fs 'rg -il "term" /'\n`,
+        stderr: `svc-mcp: warning: ${empty.dir} holds no docs.json and no pages: --dir names the docs folder, the one that holds docs.json\n`,
+      });
+      expect(await runCli(["fs", "ls /"], { cwd: empty.dir })).toEqual({
+        code: 0,
+        stdout: "skill.md\n",
+        stderr: "svc-mcp: warning: this folder holds no docs.json and no pages: --dir names the docs folder, the one that holds docs.json\n",
+      });
+      // A docs.json of no pages yet is a site being begun: nothing to say.
+      expect((await runCli(["search", "install", "--dir", named.dir])).stderr).toBe("");
+    } finally {
+      empty.cleanup();
+      named.cleanup();
+    }
+  });
+
+  it("serve --help names every key --rate-limit takes (it named five of the twelve)", async () => {
+    const help = (await runCli(["serve", "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toContain(`--rate-limit --http: KEY=N|off per hour (repeatable); keys ${KEYS} [array]`);
+  });
+
+  it("serve --http's options are refused before the docs load: no loading line above the message", async () => {
+    // A language code read with a warning: loading this site says so on stderr.
+    const repo = makeRepo({ "docs.json": JSON.stringify({ name: "R", navigation: { languages: [{ language: "ko-KR", pages: ["index"] }] } }), "index.mdx": "---\ntitle: Home\n---\nhi\n" });
+    try {
+      expect((await runCli(["search", "hi", "--dir", repo.dir])).stderr).toBe(`svc-mcp: 1 warning in docs.json; run \`svc-mcp check --dir ${repo.dir}\` for details\n`);
+      // The site was read and indexed first, its warning line printed above the refusal.
+      expect(await runCli(["serve", "--http", "--dir", repo.dir, "--rate-limit", "foo=1"])).toEqual({ code: 2, stdout: "", stderr: `svc-mcp: --rate-limit foo=1: unknown key "foo"; the keys are ${KEYS}\n` });
+      expect(await runCli(["serve", "--http", "--dir", repo.dir, "--public-url", "https://docs.example.com/path"])).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: 'svc-mcp: --public-url must be an origin such as https://docs.example.com; got "https://docs.example.com/path"\n',
+      });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it("a list option, or --host=, given no value", async () => {
     expect(await runCli(["serve", "--http", "--rate-limit"])).toEqual(usage("--rate-limit needs a value"));
     expect(await runCli(["serve", "--http", "--rate-limit", "--port", "0"])).toEqual(usage("--rate-limit needs a value"));

@@ -150,7 +150,7 @@ describe("the installed svc-mcp, without better-sqlite3", () => {
     expect(await listTools(transport)).toEqual(TOOLS);
     expect(stderr).toBe(
       `svc-mcp: project "acme" (from the site name; set --project-id to change it); state in ${join(home.dir, "state", "svc-mcp", "acme")}\n` +
-        "svc-mcp: submit_feedback is left out: feedback is kept in SQLite, and the SQLite module (better-sqlite3) is not installed\n" +
+        "svc-mcp: submit_feedback is left out: feedback is kept in SQLite, and the SQLite module (better-sqlite3) is not installed (npm install -g better-sqlite3@12 beside a global svc-mcp adds it)\n" +
         'svc-mcp: serving "Acme" (1 page, +1 generated from API specs) over stdio; tools search_acme, query_docs_filesystem_acme\n',
     );
   });

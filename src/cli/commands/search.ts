@@ -73,6 +73,10 @@ export const searchCommand = defineCommand({
         ...(r.moreLanguages !== undefined ? { moreLanguages: r.moreLanguages } : {}),
       }));
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+    } else if (results.length === 0) {
+      // The tool's words name the filesystem tool, which a terminal has no way to call: the
+      // command that does the same is named instead.
+      io.stdout(`No results for "${input.value.query}". Try other words, fewer terms, or search the files: svc-mcp fs 'rg -il "term" /'\n`);
     } else {
       io.stdout(`${searchText(results, input.value.query, runtime.names)}\n`);
     }

@@ -59,7 +59,14 @@ export const serveCommand = defineCommand({
         default: LIMITS.search.cachedResults,
         describe: "Searches whose results are kept for a repeat of the same question by the same kind of reader, until the docs change (0 to keep none)",
       })
-      .option("rate-limit", { type: "string", array: true, describe: "--http: KEY=N|off per hour; keys ip, search, filesystem, authed-search, authed-filesystem" }),
+      // Written out, not imported from the bridge (that would load it before serve answers:
+      // test/cli/bundle.test.ts); test/cli/main.test.ts checks it against the keys the server takes.
+      .option("rate-limit", {
+        type: "string",
+        array: true,
+        describe:
+          "--http: KEY=N|off per hour (repeatable); keys ip, search, filesystem, submit_feedback, api_request, authed-search, authed-filesystem, authed-submit_feedback, authed-api_request, feedback, feedback-bytes, relay",
+      }),
   run: async (args, given) => {
     let io = given;
     if (args.http && args.groups !== undefined) throw new CliError("--groups previews pages over stdio; over --http each reader's groups come from their token", 2);
@@ -68,6 +75,10 @@ export const serveCommand = defineCommand({
     // The HTTP stack (Hono, the bridge, OAuth, the worker processes) is loaded only to serve
     // over HTTP: a stdio server answers its client sooner without it (docs/measurements.md).
     const http = args.http ? await Promise.all([import("../serve-http.js"), import("../serve-workers.js")]) : undefined;
+    // The HTTP options checked before the docs load: a mistaken `--rate-limit` or `--public-url`
+    // was refused only after the whole site had been read and indexed (seconds on a large one),
+    // its loading lines printed above the error.
+    if (http !== undefined) http[0].httpSettings(args);
     const worker = http !== undefined && http[1].isHttpWorker(io);
     // The primary of several workers loads no docs: it starts the workers and holds what they share.
     if (http !== undefined && workers > 1 && !worker) return http[1].serveWorkers(args, workers, io, stderrLog(io));
