@@ -164,4 +164,22 @@ describe("an include in an operation's description (adversary round 55 F4)", () 
     expect((await hits(runtime, ANONYMOUS, "nightingale")).map(([path]) => path)).toEqual(["/api-reference/op-import", "/api-reference/op-tag"]);
     expect((await hits(runtime, STAFF, "nightingale")).map(([path]) => path)).toEqual(["/api-reference/op-import", "/api-reference/op-tag"]);
   });
+
+  it("of an author's page shown with the operation: the author's part inlines its snippets, the reference's descriptions nothing", async () => {
+    const spec = {
+      openapi: "3.0.3",
+      info: { title: "T", version: "1" },
+      paths: { "/b": { get: { summary: "Op tag", description: 'See below.\n\n<Snippet file="described.mdx" />', responses: { "200": { description: "ok" } } } } },
+    };
+    const runtime = await load({
+      "docs.json": JSON.stringify({ name: "Acme", openapi: "api/openapi.json", navigation: { groups: [{ group: "G", pages: ["guides/op"] }] } }),
+      "api/openapi.json": JSON.stringify(spec),
+      "guides/op.mdx": '---\ntitle: Authored\nopenapi: GET /b\n---\n\nAuthored intro.\n\n<Snippet file="authored.mdx" />\n',
+      "snippets/authored.mdx": "The authored kiwi text.\n",
+      "snippets/described.mdx": "The described emu text.\n",
+    });
+    const relay = "Playground: interactive, for every reader; requests are relayed by POST /_svc/api/request";
+    expect(await hits(runtime, ANONYMOUS, "kiwi")).toEqual([["/guides/op", `Authored intro. The authored kiwi text. GET /b See below. ${relay}`]]);
+    expect(await hits(runtime, ANONYMOUS, "emu")).toEqual([]);
+  });
 });
