@@ -230,12 +230,18 @@ class Spans {
  * - Within a line, one run of spaces goes with the element: the one after it at the start of
  *   a line, the one before it at the end or before closing punctuation (`See <Secret />.` gives
  *   `See.`), both after an opening bracket, else the one after; brackets it leaves empty go.
+ *
+ * `elements` are more elements to remove the same way, each as a use: the `<Snippet file>` tags
+ * naming files the reader may not read (`vfs/snippet-target.ts`).
  */
-export function removeImports(text: string, imports: readonly MdxImport[]): string {
-  if (imports.length === 0) return text;
+export function removeImports(text: string, imports: readonly MdxImport[], elements: readonly Range[] = []): string {
+  if (imports.length === 0 && elements.length === 0) return text;
   // After a byte order mark (`mdxImports`), the page without it, the mark kept.
-  if (text.charCodeAt(0) === 0xfeff) return `\ufeff${removeImports(text.slice(1), imports.map((i) => ({ ...i, start: i.start - 1, end: i.end - 1 })))}`;
-  const cores: Range[] = imports.map((i) => ({ start: i.start, end: i.end }));
+  if (text.charCodeAt(0) === 0xfeff) {
+    const shift = <T extends Range>(r: T): T => ({ ...r, start: r.start - 1, end: r.end - 1 });
+    return `\ufeff${removeImports(text.slice(1), imports.map(shift), elements.map(shift))}`;
+  }
+  const cores: Range[] = [...imports.map((i) => ({ start: i.start, end: i.end })), ...elements];
   const names = [...new Set(imports.flatMap((i) => i.names))];
   let uses: NameUses | undefined;
   if (names.length > 0) {
@@ -274,7 +280,7 @@ export function removeImports(text: string, imports: readonly MdxImport[]): stri
   return cutOut(text, final, extra);
 }
 
-interface Range {
+export interface Range {
   readonly start: number;
   readonly end: number;
 }

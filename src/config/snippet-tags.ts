@@ -8,7 +8,10 @@ import { posix } from "node:path";
  *
  * names a file under `/_snippets/` (or `/snippets/`) and shows its text there, as a default import of it would
  * (`engine/search/includes.ts`); other string attributes fill its `{name}`s. Without an
- * extension (`file="redis/note"`) the `.mdx`, then `.md`, file of that name.
+ * extension (`file="redis/note"`) the `.mdx`, then `.md`, file of that name. Only `.md`/`.mdx`
+ * files are snippets, as only their default imports are inlined: a spec or any other file a tag
+ * names is shown by nothing (a spec's text is each reader's own copy, `vfs/spec-variants.ts`,
+ * which no page text may carry past them: adversary round 55 F1).
  */
 export const SNIPPET_TAG_RE = /<Snippet((?:\s[^<>]*?)?)(?:\/>|>[\s\S]*?<\/Snippet\s*>)/g;
 
@@ -26,8 +29,8 @@ export function snippetFileOf(attributes: string): string | undefined {
 
 /**
  * The site paths a `file` may name, in the order tried: under `/_snippets/` (where the platform's
- * older sites keep the files this tag names: upstash, mem0), then `/snippets/`; without an
- * extension, the `.mdx` then `.md` file of that name. None for a URL or a path that leaves both.
+ * older sites keep the files this tag names: upstash, mem0), then `/snippets/`; a name not ending
+ * in `.md`/`.mdx`, the `.mdx` then `.md` file of that name. None for a URL or a path that leaves both.
  */
 export function snippetPaths(file: string): string[] {
   if (/^[a-z][\w+.-]*:/i.test(file)) return [];
@@ -35,8 +38,25 @@ export function snippetPaths(file: string): string[] {
   return SNIPPET_FOLDERS.flatMap((folder) => {
     const path = posix.normalize(`${folder}${rest}`);
     if (!path.startsWith(folder) || path === folder) return [];
-    return /\.mdx?$/i.test(path) ? [path] : [path, `${path}.mdx`, `${path}.md`];
+    return /\.mdx?$/i.test(path) ? [path] : [`${path}.mdx`, `${path}.md`];
   });
 }
 
 const SNIPPET_FOLDERS = ["/_snippets/", "/snippets/"];
+
+/** A `<Snippet>` tag of a text: where it stands and its attributes. */
+export interface SnippetTag {
+  readonly start: number;
+  readonly end: number;
+  readonly attributes: string;
+}
+
+/** The `<Snippet>` tags of `text` from `from` on (after a page's front matter), in order. */
+export function snippetTags(text: string, from = 0): SnippetTag[] {
+  if (!mayHaveSnippetTag(text)) return [];
+  const out: SnippetTag[] = [];
+  const re = new RegExp(SNIPPET_TAG_RE.source, "g");
+  re.lastIndex = from;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push({ start: m.index, end: m.index + m[0].length, attributes: m[1] ?? "" });
+  return out;
+}

@@ -133,13 +133,14 @@ describe("renderFindings (check)", () => {
     ]);
   });
 
-  it("says which `<Snippet file>` tags name no file the site serves", () => {
-    const body = ['<Snippet file="help.mdx" />', "<Snippet file='redis/note' />", '<Snippet file="gone.mdx" />', "<Snippet />", '<Snippet file="../x.mdx" />', ""].join("\n");
-    const served = new Set(["/_snippets/help.mdx", "/snippets/redis/note.mdx"]);
+  it("says which `<Snippet file>` tags name no file the site serves, or a file that is not Markdown", () => {
+    const body = ['<Snippet file="help.mdx" />', "<Snippet file='redis/note' />", '<Snippet file="gone.mdx" />', "<Snippet />", '<Snippet file="../x.mdx" />', '<Snippet file="openapi.yaml" />', ""].join("\n");
+    const served = new Set(["/_snippets/help.mdx", "/snippets/redis/note.mdx", "/snippets/openapi.yaml"]);
     expect(renderFindings("guides/a.mdx", body, 1, (p) => served.has(p)).map((d) => `${d.line}:${d.column} ${d.code} ${d.message}`)).toEqual([
       "3:1 unknown-component <Snippet> names gone.mdx, no file the site serves under /_snippets/ or /snippets/ (missing, ignored or unreadable): nothing is shown in its place",
       '4:1 unknown-component <Snippet> names no file (`file="name.mdx"`, under /_snippets/ or /snippets/): nothing is shown in its place',
       "5:1 unknown-component <Snippet> names ../x.mdx, no file the site serves under /_snippets/ or /snippets/ (missing, ignored or unreadable): nothing is shown in its place",
+      "6:1 unknown-component <Snippet> names openapi.yaml, which is not a .md or .mdx file (only Markdown is a snippet): nothing is shown in its place",
     ]);
   });
 });

@@ -70,7 +70,14 @@ function componentFindings(file: string, body: string, bodyLine: number, exists:
     const attributes = /^[^<>]*/.exec(line.slice(after))?.[0] ?? "";
     const named = snippetFileOf(attributes);
     if (named !== undefined && snippetPaths(named).some(exists)) return;
-    const why = named === undefined ? 'names no file (`file="name.mdx"`, under /_snippets/ or /snippets/)' : `names ${named}, no file the site serves under /_snippets/ or /snippets/ (missing, ignored or unreadable)`;
+    // A spec or other file of that name: only Markdown is a snippet (`snippetPaths`).
+    const notMarkdown = named !== undefined && !/\.mdx?$/i.test(named) && snippetPaths(`${named}.mdx`).some((p) => exists(p.slice(0, -".mdx".length)));
+    const why =
+      named === undefined
+        ? 'names no file (`file="name.mdx"`, under /_snippets/ or /snippets/)'
+        : notMarkdown
+          ? `names ${named}, which is not a .md or .mdx file (only Markdown is a snippet)`
+          : `names ${named}, no file the site serves under /_snippets/ or /snippets/ (missing, ignored or unreadable)`;
     snippets.push({ severity: "warning", file, line: lineNo, column, code: "unknown-component", message: `<Snippet> ${why}: nothing is shown in its place` });
   };
   let fence: string | undefined;

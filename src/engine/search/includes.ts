@@ -1,11 +1,12 @@
 import { posix } from "node:path";
 import { frontMatterEnd, type MdxImport, mdxImports, removeImports } from "../../config/mdx-imports.js";
-import { mayHaveSnippetTag, SNIPPET_TAG_RE, snippetFileOf, snippetPaths } from "../../config/snippet-tags.js";
+import { mayHaveSnippetTag, SNIPPET_TAG_RE, snippetTags } from "../../config/snippet-tags.js";
 import { LIMITS } from "../../limits.js";
 import { type BodyKey, bodyBytesOf, knownMayImport, rememberMayImport } from "../../vfs/body-key.js";
 import { mayHaveImportLine } from "../../vfs/import-lines.js";
 import type { Page } from "../../vfs/page.js";
 import type { SiteFile } from "../../vfs/site-file.js";
+import { snippetTarget } from "../../vfs/snippet-target.js";
 
 /**
  * Reusable MDX snippets, inlined for search. A page that writes
@@ -22,8 +23,11 @@ import type { SiteFile } from "../../vfs/site-file.js";
  * Only default imports of `.md`/`.mdx` files are inlined: named imports (`import { Since } from
  * '/snippets/since.mdx'`) are components defined in code, whose output is not text we know.
  * The platform's older `<Snippet file="auth.mdx" />` (`config/snippet-tags.ts`) is inlined as a
- * default import of `/snippets/auth.mdx` would be; a tag whose file the reader may not read stays
- * a tag, which search keeps no text of.
+ * default import of `/snippets/auth.mdx` would be: the first file at its paths the reader may
+ * read, and a tag with files none of which they may read is left out as the import of such a
+ * file is (`vfs/snippet-target.ts`, the one rule of the reader's copy, search and the HTML page).
+ * A page generated from a spec inlines nothing: its descriptions are Markdown, rendered so on
+ * its HTML page, where an `import` line or a tag is text (adversary round 55 F4).
  *
  * An import of a file the reader may not read (`include` refuses it) is left out as the reader's
  * own view of the file leaves it out (`removeImports`, the shell's rule): the statement and every
@@ -55,7 +59,7 @@ const ATTRIBUTE_RE = /([A-Za-z_][\w-]*)=(?:"([^"]*)"|'([^']*)'|\{"([^"]*)"\}|\{'
  * brought in are not reached (see `variants.ts`).
  */
 export function expandIncludes(page: Page, fileAt: (path: string) => SiteFile | undefined, include: (file: SiteFile) => boolean = () => true): Expanded | undefined {
-  if (!importsMdx(page.body)) return undefined;
+  if (page.generated || !importsMdx(page.body)) return undefined;
   const uses = new Map<string, SiteFile>();
   const missing = new Set<string>();
   const body = expand(page.body, posix.dirname(page.file.path), { fileAt, include }, { uses, missing }, [page.file.path], 0);
@@ -74,8 +78,10 @@ export function importsMdx(body: string): boolean {
 }
 
 /** Whether a page's body (of key `key`, `bodyKeyOf`) imports an MDX file (`importsMdx`): a body
- *  held as bytes is decoded for this only when a line of it may start with an import. */
+ *  held as bytes is decoded for this only when a line of it may start with an import. Never for
+ *  a page generated from a spec (`expandIncludes`). */
 export function bodyImportsMdx(key: BodyKey, page: Page): boolean {
+  if (page.generated) return false;
   const bytes = bodyBytesOf(key);
   if (bytes === undefined) return importsMdx(page.body);
   const mayImport = knownMayImport(key as object) ?? rememberMayImport(key as object, mayHaveImportLine(bytes));
@@ -136,21 +142,30 @@ function expand(
   });
 }
 
-/** The file a `<Snippet file>` tag names, when the site has it, it is not being inlined above
- *  (a cycle) and `include` allows it; every path tried is a dependency (`Expanded`). */
-function snippetFile(attrs: string, files: Resolver, seen: { readonly uses: Map<string, SiteFile>; readonly missing: Set<string> }, chain: readonly string[]): SiteFile | undefined {
-  const name = snippetFileOf(attrs);
-  if (name === undefined) return undefined;
-  for (const path of snippetPaths(name)) {
-    const file = files.fileAt(path);
-    if (file === undefined) {
-      seen.missing.add(path);
-      continue;
-    }
-    seen.uses.set(file.path, file);
-    return chain.includes(file.path) || !files.include(file) ? undefined : file;
-  }
-  return undefined;
+/** The file a `<Snippet file>` tag shows (`snippetTarget`: the first at its paths `include`
+ *  allows), unless it is being inlined above (a cycle); every path tried is a dependency (`Expanded`). */
+function snippetFile(attrs: string, files: Resolver, seen: Seen, chain: readonly string[]): SiteFile | undefined {
+  const target = snippetTarget(attrs, files.fileAt, readableIn(files, chain), recordIn(seen));
+  return target.kind === "file" && !chain.includes(target.file.path) ? target.file : undefined;
+}
+
+/** What the files an expansion used are kept in (`Expanded`). */
+interface Seen {
+  readonly uses: Map<string, SiteFile>;
+  readonly missing: Set<string>;
+}
+
+/** Whether a file is the reader's to inline: one being inlined above is (a cycle, not asked about). */
+function readableIn(files: Resolver, chain: readonly string[]): (file: SiteFile) => boolean {
+  return (file) => chain.includes(file.path) || files.include(file);
+}
+
+/** A path tried is a dependency: the file there, or a missing path that may appear. */
+function recordIn(seen: Seen): (path: string, file: SiteFile | undefined) => void {
+  return (path, file) => {
+    if (file === undefined) seen.missing.add(path);
+    else seen.uses.set(file.path, file);
+  };
 }
 
 /** Each use of an imported snippet, `<Name ... />` or `<Name ...>` ... `</Name>`, replaced by
@@ -182,7 +197,10 @@ function withoutRefused(
   seen: { readonly uses: Map<string, SiteFile>; readonly missing: Set<string> },
   chain: readonly string[],
 ): string {
-  if (!QUICK_IMPORT_RE.test(body)) return body;
+  // A `<Snippet file>` tag none of whose files the reader may read goes as such an import does
+  // (`snippetTarget`: the rule the reader's copy of the page is cut by, `import-variants.ts`).
+  const tags = snippetTags(body).filter((tag) => snippetTarget(tag.attributes, files.fileAt, readableIn(files, chain), recordIn(seen)).kind === "refused");
+  if (!QUICK_IMPORT_RE.test(body)) return tags.length === 0 ? body : removeImports(body, [], tags);
   const refused: MdxImport[] = [];
   for (const statement of mdxImports(body)) {
     // One the matcher cannot read could name any file: left out of search for every reader
@@ -203,7 +221,7 @@ function withoutRefused(
     seen.uses.set(file.path, file);
     if (!files.include(file)) refused.push(statement);
   }
-  return refused.length === 0 ? body : removeImports(body, refused);
+  return refused.length === 0 && tags.length === 0 ? body : removeImports(body, refused, tags);
 }
 
 /** Whether the body names one of the statement's bindings outside it: as a tag, and in an

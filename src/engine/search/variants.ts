@@ -105,7 +105,11 @@ export function readerVariant(
   return { expanded, condition: [...asked.values()] };
 }
 
-/** The page expanded with `answer` deciding each file of a rule other than the page's own. */
+/**
+ * The page expanded with `answer` deciding each file of a rule other than the page's own. Of an
+ * author's page shown with an operation's reference, the author's part only: the reference's
+ * descriptions are Markdown, on its HTML page too, and inline nothing (adversary round 55 F4).
+ */
 function expandAs(
   page: Page,
   fileAt: (path: string) => SiteFile | undefined,
@@ -113,10 +117,12 @@ function expandAs(
   answer: (key: string, access: Access) => boolean,
 ): Expanded | undefined {
   const own = accessKey(page.file.access);
-  const expanded = expandIncludes(page, fileAt, (file) => {
+  const authored = page.authored;
+  const mine = expandIncludes(authored ?? page, fileAt, (file) => {
     const key = accessKey(file.access);
     return key === own || answer(key, file.access);
   });
+  const expanded = mine === undefined || authored === undefined ? mine : { ...mine, body: `${mine.body}${page.body.slice(authored.body.length)}` };
   for (const f of expanded?.uses ?? []) seen?.uses.set(f.path, f);
   for (const p of expanded?.missing ?? []) seen?.missing.add(p);
   return expanded;

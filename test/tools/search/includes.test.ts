@@ -160,7 +160,7 @@ describe("the platform's older `<Snippet file>` tags", () => {
       ["Where to ask.", "", "", "Join the axolotl forum for help.", "", "", "", "Kestrel DB needs the ioredis quokka driver.", "", "", '<Snippet file="gone.mdx" />', "", '<Snippet file="../../secret.mdx" />'].join("\n"),
     );
     expect(expanded?.uses.map((f) => f.path)).toEqual(["/_snippets/get-help.mdx", "/snippets/redis/note.mdx"]);
-    expect(expanded?.missing).toEqual(["/_snippets/redis/note", "/_snippets/redis/note.mdx", "/_snippets/redis/note.md", "/snippets/redis/note", "/_snippets/gone.mdx", "/snippets/gone.mdx"]);
+    expect(expanded?.missing).toEqual(["/_snippets/redis/note.mdx", "/_snippets/redis/note.md", "/_snippets/gone.mdx", "/snippets/gone.mdx"]);
   });
 
   it("find the page by its snippets' text, never the snippet files, and re-index it when a named file appears", () => {
