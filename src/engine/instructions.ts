@@ -1,6 +1,6 @@
 import type { SiteOutline } from "../vfs/outline.js";
 import type { Site } from "../vfs/site.js";
-import type { ToolNames } from "./tool-names.js";
+import { productName, type ToolNames } from "./tool-names.js";
 
 /**
  * The MCP server instructions for one reader: what the site covers (the sections and versions
@@ -11,7 +11,7 @@ export function serverInstructions(site: Site, names: ToolNames, baseUrl: string
   const sections = outline.sections.slice(0, 12);
   const lines = [
     // Descriptions usually end with a period already.
-    `Documentation for ${config.name}${config.description !== undefined ? `: ${config.description.replace(/[.\s]+$/, "")}` : ""}.`,
+    `Documentation for ${productName(config.name)}${config.description !== undefined ? `: ${config.description.replace(/[.\s]+$/, "")}` : ""}.`,
     sections.length > 0 ? `It covers: ${sections.join(", ")}.` : "",
     outline.versions.length > 0 ? `Versions: ${versionList(outline)}.` : "",
     `Use ${names.search} to find pages for a question, then ${names.filesystem} to read them (pages are files: /a/b.mdx is the page at ${baseUrl}/a/b).`,

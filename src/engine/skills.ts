@@ -6,7 +6,7 @@ import { makeFile } from "../vfs/site-file.js";
 import type { SiteOutline } from "../vfs/outline.js";
 import type { SiteView } from "../vfs/view.js";
 import { versionList } from "./instructions.js";
-import type { ToolNames } from "./tool-names.js";
+import { productName, type ToolNames } from "./tool-names.js";
 
 /** A skill file exposed as an MCP resource. */
 export interface Skill {
@@ -59,7 +59,7 @@ export function listSkills(view: SiteView, siteSlug: string): Skill[] {
  */
 export function generatedSkill(site: Site, names: ToolNames, outline: SiteOutline, mtime: Date): Skill {
   const lines: string[] = [];
-  const name = site.config.name;
+  const name = productName(site.config.name);
   lines.push("---");
   lines.push(`name: ${names.slug}`);
   lines.push(`description: Answer questions about ${name} from its documentation, using the ${names.search} and ${names.filesystem} tools.`);

@@ -40,5 +40,21 @@ export function toolNames(siteName: string): ToolNames {
  */
 export function siteTitle(siteName: string): string {
   const name = siteName.trim();
-  return /\b(docs?|documentation)$/i.test(name) ? name : `${name} docs`;
+  return namesItsDocs(name) ? name : `${name} docs`;
+}
+
+/**
+ * The product a site documents, for prose that adds its own documentation word: `Spree Commerce`
+ * of a site named `Spree Commerce documentation` ("Search the Spree Commerce documentation", not
+ * "... documentation documentation"); a name that is only the word (`Docs`) stays whole.
+ */
+export function productName(siteName: string): string {
+  const name = siteName.trim();
+  const product = name.replace(/[\s:\-–—|]*\b(docs?|documentation)$/i, "");
+  return product === "" ? name : product;
+}
+
+/** Whether a site's name already ends with its documentation word (`Dify Docs`, `Spree Commerce documentation`). */
+export function namesItsDocs(name: string): boolean {
+  return /\b(docs?|documentation)$/i.test(name.trim());
 }

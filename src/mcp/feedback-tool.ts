@@ -3,7 +3,7 @@ import { success } from "../engine/use-cases/outcome.js";
 import { isFeedbackPage } from "../engine/use-cases/feedback-page.js";
 import { feedbackInput, feedbackOutput, submitFeedback } from "../engine/use-cases/submit-feedback.js";
 import { type DocsTool, defineTool } from "./tool.js";
-import { siteTitle } from "../engine/tool-names.js";
+import { productName, siteTitle } from "../engine/tool-names.js";
 
 /** The spec's name for the tool (not site-suffixed: agents and docs refer to it by this name). */
 export const SUBMIT_FEEDBACK = "submit_feedback";
@@ -26,7 +26,7 @@ export function createFeedbackTool(deps: FeedbackToolDeps): DocsTool {
     name: () => SUBMIT_FEEDBACK,
     title: ({ siteName }) => `Send feedback on the ${siteTitle(siteName)}`,
     description: ({ siteName }) =>
-      `Report a problem with a page of the ${siteName} documentation to its maintainers: wrong or outdated ` +
+      `Report a problem with a page of the ${productName(siteName)} documentation to its maintainers: wrong or outdated ` +
       "content, a broken example, something missing or unclear. Use it after you found the docs lacking while " +
       "answering; say what is wrong and what would fix it. Not for questions (search the docs instead).",
     input: feedbackInput,

@@ -6,7 +6,7 @@ import { runShell, shellInput, shellOutput, shellText } from "../engine/use-case
 import { cutText, maxCharsArgument } from "./max-chars.js";
 import { PROVENANCE_META_KEY, provenanceOf, readerCommit, provenanceSchema, shellReads } from "./provenance.js";
 import { READ_ONLY_TOOL, defineTool } from "./tool.js";
-import { siteTitle } from "../engine/tool-names.js";
+import { productName, siteTitle } from "../engine/tool-names.js";
 
 /** The tool's arguments: a command line, and how much output the answer may take. */
 const filesystemInput = shellInput.extend({ maxChars: maxCharsArgument(LIMITS.shell.maxOutputBytes, "output") });
@@ -25,7 +25,7 @@ export const filesystemTool = defineTool({
   name: (n) => n.filesystem,
   title: ({ siteName }) => `Query the ${siteTitle(siteName)} filesystem`,
   description: ({ siteName, names }) =>
-    `Read and navigate the ${siteName} documentation as a read-only filesystem with shell commands. ` +
+    `Read and navigate the ${productName(siteName)} documentation as a read-only filesystem with shell commands. ` +
     "Every page is a file: the page at link /guides/setup is /guides/setup.mdx (or .md). " +
     "Start with `tree / -L 2` to see the structure. Find text with `rg -il \"term\" /` or `rg -n -C 2 \"term\" /guides`. " +
     "Read several pages in one call: `head -80 /a.mdx /b.mdx` or `cat /a.mdx /b.mdx`. " +

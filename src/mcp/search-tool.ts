@@ -5,7 +5,7 @@ import { type SearchResult, searchResultSchema } from "../engine/use-cases/searc
 import { type SearchAnswer, answerForm } from "../engine/use-cases/search-answers.js";
 import { success } from "../engine/use-cases/outcome.js";
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { ToolNames } from "../engine/tool-names.js";
+import { productName, type ToolNames } from "../engine/tool-names.js";
 import { withMember } from "../objects.js";
 import { isoTime } from "./iso-times.js";
 import { cutText, maxCharsArgument } from "./max-chars.js";
@@ -39,8 +39,8 @@ export const searchTool = defineTool({
   name: (n) => n.search,
   title: ({ siteName }) => `Search ${siteName}`,
   description: ({ siteName, names, outline }) =>
-    `Search the ${siteName} documentation. Returns the best-matching pages, each with its title, link, ` +
-    `file path and a snippet of the matching section. Use it first for any question about ${siteName}; then read ` +
+    `Search the ${productName(siteName)} documentation. Returns the best-matching pages, each with its title, link, ` +
+    `file path and a snippet of the matching section. Use it first for any question about ${productName(siteName)}; then read ` +
     `the full pages with ${names.filesystem} (e.g. \`cat /path/to/page.mdx\`). On a versioned or multilingual site each result names ` +
     `its version(s) and language; without a version filter, the same page in other versions is one result (its other versions listed under it). Scores are 0 to 1 and mean the same for every query: how much of the query a page answers (0.5 and above is a strong match, under 0.2 a weak one).` +
     filterValues(outline),
