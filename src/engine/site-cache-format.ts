@@ -25,7 +25,7 @@ export const MAGIC = Buffer.from("SVCSITE\n", "latin1");
 /** Bytes of the header's seal, after its length and CRC-32. */
 export const SEAL_BYTES = 32;
 /** Bump when the stored shape changes in a way the code fingerprint would not catch. */
-export const FORMAT = 17;
+export const FORMAT = 18;
 
 export interface Header {
   readonly format: number;
@@ -158,6 +158,7 @@ export const CHUNKED: readonly (readonly string[])[] = [
   ["index", "index", "entries"],
   ["index", "index", "pageUnits", "groups"],
   ["index", "vocabulary"],
+  ["index", "sums"],
   ["docs", "navPages"],
   ["folders", "rels"],
   ["folders", "entries"],

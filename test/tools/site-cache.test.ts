@@ -13,7 +13,6 @@ import type { Diagnostic } from "../../src/config/diagnostic.js";
 import type { SiteConfig } from "../../src/config/site-config.js";
 import { readerWithGroups } from "../../src/vfs/access.js";
 import { localContext } from "../../src/vfs/request-context.js";
-import { isIndexed } from "../../src/vfs/site.js";
 import { runCli } from "../helpers/cli.js";
 import { LIMITS } from "../../src/limits.js";
 import { CORPORA, fixture, REPO } from "../helpers/paths.js";
@@ -42,7 +41,7 @@ async function start(
   root: string,
   dir: string,
   queries: readonly string[],
-  options: { code?: () => string; filters?: readonly { version?: string; language?: string }[]; prepare?: boolean; seal?: CacheSeal } = {},
+  options: { code?: () => string; filters?: readonly { version?: string; language?: string }[]; prepare?: boolean; seal?: CacheSeal; readers?: readonly (readonly string[])[] } = {},
 ): Promise<{ logs: string[]; build: IndexBuild | undefined; hits: unknown[]; config: SiteConfig; diagnostics: readonly Diagnostic[] }> {
   const logs: string[] = [];
   const log = (m: string): number => logs.push(m);
@@ -53,10 +52,14 @@ async function start(
   if (options.prepare === true) runtime.prepareSearch(context);
   await runtime.whenIndexed();
   const hits: unknown[] = [];
-  for (const filter of options.filters ?? [{}]) {
-    for (const query of queries) {
-      const found = await runtime.search(context, { query, ...filter });
-      hits.push([query, filter, found.map((h) => [h.page.path, h.section.anchor, h.score, h.snippet, h.otherVersions.map((t) => [t.page.path, t.score])])]);
+  // Each reader (by its groups) besides the anonymous one of `context`.
+  const readers = [context, ...(options.readers ?? []).map((groups) => localContext(readerWithGroups([...groups])))];
+  for (const reader of readers) {
+    for (const filter of options.filters ?? [{}]) {
+      for (const query of queries) {
+        const found = await runtime.search(reader, { query, ...filter });
+        hits.push([query, filter, found.map((h) => [h.page.path, h.section.anchor, h.score, h.snippet, h.otherVersions.map((t) => [t.page.path, t.score])])]);
+      }
     }
   }
   const build = runtime.indexBuild;
@@ -117,12 +120,11 @@ describeShared("a start from the cache answers exactly as one without it", () =>
       expect(cold.build?.fromCache).toBe(false);
       expect(siteFiles(dir)).toHaveLength(1);
       const warm = await start(root, dir, queries, { filters, prepare: true });
-      // Only generated API pages (made anew by every load, as are pages shown with one) are indexed again.
-      const site = runtime.site;
-      const remade = [...site.pages.values()].filter((p) => isIndexed(site, p) && (p.generated || p.authored !== undefined)).length;
+      // No page is indexed again: not even generated API pages (made anew by every load, as are
+      // pages shown with one), which the index knows by their sums (`page-sum.ts`).
       // The reader's prepared state is taken when no page was indexed again and the site folds copies.
       const folds = config.versions.length > 0 || config.languages.length > 1 || [...config.navPages.values()].some((p) => p.products !== undefined);
-      expect(warm.build).toEqual({ fromCache: true, added: remade, removed: remade, ...(remade === 0 && folds ? { preparedReader: `${config.languages.length > 1 ? "l" : ""}:*` } : {}) });
+      expect(warm.build).toEqual({ fromCache: true, added: 0, removed: 0, ...(folds ? { preparedReader: `${config.languages.length > 1 ? "l" : ""}:*` } : {}) });
       expect(warm.logs.filter((l) => l.includes("search cache"))).toEqual([]);
       expect(cold.hits).toEqual(plain.hits);
       expect(warm.hits).toEqual(cold.hits);
@@ -151,6 +153,57 @@ describe("the site cache", () => {
     expect(warm.hits).not.toEqual(cold.hits);
     // The edit is in the cache now: the next start indexes nothing.
     expect((await start(root, dir, queries)).build).toEqual({ fromCache: true, added: 0, removed: 0 });
+  });
+
+  it("pages generated from API specs, and an author's page shown with an operation, are restored too: nothing indexed again, the cache not rewritten, every reader answered as without the cache", async () => {
+    const root = temp("svc-site-api-");
+    cpSync(fixture("restricted-parts"), root, { recursive: true });
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    // Staff-only and partners-only operations, an admin spec, an AsyncAPI channel, a page shown with an operation.
+    const queries = ["open the vault", "VAULT-OPEN-93", "partner rates", "purge cache", "user notes", "key rotated", "list users"];
+    const readers = [["staff"], ["partners"]];
+    const cold = await start(root, dir, queries, { readers });
+    expect(cold.build).toEqual({ fromCache: false, added: 14, removed: 0 });
+    const file = join(dir, "sites", siteFiles(dir)[0] as string);
+    const written = statSync(file);
+    const warm = await start(root, dir, queries, { readers });
+    expect(warm.build).toEqual({ fromCache: true, added: 0, removed: 0 });
+    expect(warm.logs).toEqual([]);
+    // Nothing changed: the cache is not written again (a write replaces the file: another inode).
+    expect([statSync(file).ino, statSync(file).size]).toEqual([written.ino, written.size]);
+    const fresh = await start(root, temp("svc-no-cache-"), queries, { readers });
+    expect(cold.hits).toEqual(fresh.hits);
+    expect(warm.hits).toEqual(fresh.hits);
+    // The restricted operation is found by staff only.
+    const vault = '"/api-reference/vault/open-the-vault-vault-open-93"';
+    expect(JSON.stringify(warm.hits.slice(0, queries.length))).not.toContain(vault);
+    expect(JSON.stringify(warm.hits.slice(queries.length, 2 * queries.length))).toContain(vault);
+    expect(JSON.stringify(warm.hits.slice(2 * queries.length))).not.toContain(vault);
+  });
+
+  it("a spec edited between starts: its pages answer with the edit, for every reader as without the cache", async () => {
+    const root = temp("svc-site-api-");
+    cpSync(fixture("restricted-parts"), root, { recursive: true });
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    const queries = ["open the vault", "VAULT-OPEN-93", "VAULT-SHUT-12", "partner rates"];
+    const readers = [["staff"]];
+    const cold = await start(root, dir, queries, { readers });
+    const file = join(dir, "sites", siteFiles(dir)[0] as string);
+    const spec = join(root, "api", "store.yaml");
+    writeFileSync(spec, readFileSync(spec, "utf8").replace("Open the vault VAULT-OPEN-93", "Open the vault VAULT-SHUT-12"));
+    const warm = await start(root, dir, queries, { readers });
+    // A spec is read with docs.json: its change makes the whole cache stale, as docs.json's does.
+    expect(warm.build).toEqual({ fromCache: false, added: 14, removed: 0 });
+    expect(warm.logs).toEqual([`search cache ${file} is out of date (api/store.yaml changed): reading and indexing the site again`]);
+    expect(warm.hits).toEqual((await start(root, temp("svc-no-cache-"), queries, { readers })).hits);
+    expect(warm.hits).not.toEqual(cold.hits);
+    expect(JSON.stringify(cold.hits)).toContain('"/api-reference/vault/open-the-vault-vault-open-93"');
+    expect(JSON.stringify(warm.hits)).toContain('"/api-reference/vault/open-the-vault-vault-shut-12"');
+    expect(JSON.stringify(warm.hits)).not.toContain('"/api-reference/vault/open-the-vault-vault-open-93"');
+    // The edit is in the cache now: the next start indexes nothing.
+    expect((await start(root, dir, queries, { readers })).build).toEqual({ fromCache: true, added: 0, removed: 0 });
   });
 
   it("texts the load holds as UTF-8 (mostly ASCII with a dash) are stored as those bytes, not as two-byte strings, and read back the same", async () => {
@@ -687,5 +740,27 @@ describe("a large site's cache write is said on the log", () => {
       cold: ["persistent cache written in N s: the next start reads it"],
       warm: ["search ready from the cache in N s (pages indexed again: 0; removed: 0)"],
     });
+  });
+
+  it("a site of 501 pages generated from a spec: `search` says so at its first start, and that it started from the cache at the next (its pages are not indexed again)", async () => {
+    const root = temp("svc-site-spec-");
+    const paths = Object.fromEntries(Array.from({ length: 501 }, (_, i) => [`/widgets/w${i}`, { get: { operationId: `getWidget${i}`, summary: `Widget ${i} lookup`, description: `Looks up the widget number ${i} in the warehouse.`, responses: { "200": { description: "The widget" } } } }]));
+    writeFileSync(join(root, "api.json"), JSON.stringify({ openapi: "3.0.3", info: { title: "Widgets", version: "1" }, paths }));
+    writeFileSync(join(root, "docs.json"), JSON.stringify({ $schema: "https://mintlify.com/docs.json", theme: "mint", name: "Widgets", colors: { primary: "#0D9373" }, navigation: { groups: [{ group: "API", openapi: "api.json" }] } }));
+    ageFiles(root);
+    const home = temp("svc-home-");
+    const run = async (): Promise<{ stdout: string; stderr: string[] }> => {
+      const out = await runCli(["search", "--dir", root, "widget 17 lookup"], { env: { HOME: home } });
+      expect(out.code).toBe(0);
+      return { stdout: out.stdout, stderr: out.stderr.split("\n").map((l) => l.replace(/\d+\.\d s/, "N s")) };
+    };
+    const cold = await run();
+    const warm = await run();
+    expect({ cold: cold.stderr, warm: warm.stderr }).toEqual({
+      cold: ["svc-mcp: search ready: 501 pages (501 distinct texts) indexed in N s", "svc-mcp: persistent cache written in N s: the next start reads it", ""],
+      warm: ["svc-mcp: search ready from the cache in N s (pages indexed again: 0; removed: 0)", ""],
+    });
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(warm.stdout).toContain("Widget 17 lookup");
   });
 });

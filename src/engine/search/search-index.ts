@@ -43,6 +43,7 @@ import { foldVersionTwins, sketchOf, type TwinInfo, twinInfo, twinRules, version
 import { branchesOf, navigationKey, type PreparedReaderState, preparedReaderState, type ReaderBranches, type TwinTable, type TwinTableUnits, twinInfoAt, unitsWithKey } from "./prepared-reader.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 import { Lru } from "./lru.js";
+import { pageSum, standsBySum } from "./page-sum.js";
 import { SecondChance } from "./second-chance.js";
 
 /** What a search asks for, beyond the query. */
@@ -102,6 +103,9 @@ export interface SearchIndexState {
    *  only while its first sync changes no unit (`restore`). */
   readonly reader?: PreparedReaderState;
   readonly pathOrder?: Int32Array;
+  /** The `pageSum` of each page the load makes again every time (`standsBySum`), by its key:
+   *  what a restored index knows such a page by (`restore`). */
+  readonly sums?: readonly (readonly [string, string])[];
 }
 
 /** An indexed page as data: its page and the files it inlined by path. */
@@ -125,7 +129,11 @@ interface IndexedPage {
   /** The page path; for a page another file of its path took the place of, the page path and
    *  its file's path (`entryKey`). */
   readonly key: string;
-  readonly page: Page;
+  /** Replaced only by `adopt`: a restored page known by its sum, by the loaded page of that sum. */
+  page: Page;
+  /** The page's `pageSum`, for a page the load makes again every time (`standsBySum`): set when
+   *  restored (its page then a stand-in) or summed for a state. */
+  sum?: string;
   readonly placement: PagePlacement | undefined;
   /** The id of the page's access rule (`AccessTable`). */
   readonly rule: number;
@@ -457,7 +465,7 @@ export class SearchIndex {
       const { page } = next;
       const entry = this.byPath.get(key);
       // A page the index holds as it is now is not indexed again (`syncSteps`).
-      if (saved ? entry !== undefined && unchanged(next, entry, fileAt) : entry?.page === page) continue;
+      if (entry !== undefined && this.adopt(entry, page) && (!saved || unchanged(next, entry, fileAt))) continue;
       const api = isApiPage(page);
       const known = seen[api ? 1 : 0] as Set<BodyKey>;
       if (this.importsOf(page)) {
@@ -528,7 +536,7 @@ export class SearchIndex {
     for (const [path, entry] of this.byPath) {
       const next = wanted.get(path);
       // A page is unchanged when its object, its place and the snippets it inlines all are.
-      if (next !== undefined && unchanged(next, entry, fileAt)) {
+      if (next !== undefined && this.adopt(entry, next.page) && unchanged(next, entry, fileAt)) {
         wanted.delete(path);
         continue;
       }
@@ -639,6 +647,12 @@ export class SearchIndex {
       uses: e.inlined.uses.map((f) => f.path),
       missing: e.inlined.missing,
     }));
+    const sums: [string, string][] = [];
+    for (const e of this.byPath.values()) {
+      if (!standsBySum(e.page)) continue;
+      e.sum ??= pageSum(e.page);
+      sums.push([e.key, e.sum]);
+    }
     return {
       vocabulary: this.vocabulary.state(),
       index: this.index.state(),
@@ -649,6 +663,7 @@ export class SearchIndex {
       texts: this.texts,
       ...(reader !== undefined ? { reader } : {}),
       ...(pathOrder !== undefined ? { pathOrder } : {}),
+      ...(sums.length > 0 ? { sums } : {}),
     };
   }
 
@@ -672,14 +687,19 @@ export class SearchIndex {
     // Templates' weights are in the priors; their pages are counted when a sync changes pages.
     this.templates = undefined;
     this.texts = state.texts;
+    const sums = new Map(state.sums);
     for (const p of state.pages) {
       // A file that is gone from the cache's pages stands for none: the page is expanded again.
       const uses = p.uses.map((path) => fileAt(path) ?? goneFile(path));
-      // A page another file took the place of is not among the cache's pages: indexed again.
-      const page = (p.above.length === 0 ? pageAt(p.path) : undefined) ?? gonePage(p.path);
+      // A page the load makes again (generated from a spec) is known by its sum until the sync
+      // finds the loaded page of that sum (`adopt`). A page another file took the place of is
+      // not among the cache's pages: indexed again.
+      const sum = sums.get(p.key);
+      const page = (sum === undefined && p.above.length === 0 ? pageAt(p.path) : undefined) ?? gonePage(p.path);
       const entry: IndexedPage = {
         key: p.key,
         page,
+        ...(sum !== undefined ? { sum } : {}),
         placement: p.placement,
         rule: p.rule,
         above: p.above,
@@ -699,6 +719,19 @@ export class SearchIndex {
     // Terms sorted for prefixes and grouped for fuzzy matching now, not by the first search.
     this.index.prepare();
     this.restored = { reader: state.reader, pathOrder: state.pathOrder, at: this.unitChanges };
+  }
+
+  /**
+   * Whether `entry` holds `page`: the very page, or a page the load makes again (`standsBySum`)
+   * with the sum the entry knows (a restored entry's stand-in, or the page a reload made before),
+   * which the entry then holds instead. The sum covers all the index read of the page: its
+   * entry stands as it was indexed.
+   */
+  private adopt(entry: IndexedPage, page: Page): boolean {
+    if (entry.page === page) return true;
+    if (entry.sum === undefined || !standsBySum(page) || pageSum(page) !== entry.sum) return false;
+    entry.page = page;
+    return true;
   }
 
   /**
