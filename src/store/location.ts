@@ -67,6 +67,22 @@ function where(path: string): string {
   return real === path ? path : `${path} (through a link: ${real})`;
 }
 
+/**
+ * Whether the state named by `--state` (else `SVC_STATE_URL`) is kept in SQLite (a folder, the
+ * default) rather than a database server, known before the project is: a value that does not
+ * parse answers false, its error left to `resolveStateLocation`.
+ */
+export function stateInSqlite(state: string | undefined, cwd: string, env: Readonly<Record<string, string | undefined>>): boolean {
+  const given = state !== undefined && state !== "" ? state : env.SVC_STATE_URL;
+  if (given === undefined || given === "") return true;
+  try {
+    return parseStateLocation(given, cwd).kind === "folder";
+  } catch (error) {
+    if (error instanceof StateLocationError) return false;
+    throw error;
+  }
+}
+
 /** A folder (relative to `cwd`) or a `postgres://` / `postgresql://` URL. */
 export function parseStateLocation(value: string, cwd: string): StateLocation {
   if (!URL_LIKE.test(value)) {

@@ -65,6 +65,14 @@ function sqlite(): Driver {
   return driver;
 }
 
+/**
+ * Throws `SqliteUnavailableError` unless a store can be opened here: for a command that would
+ * otherwise find out only after its slow part (`serve --http` read and indexed a whole site first).
+ */
+export function requireSqlite(): void {
+  sqlite();
+}
+
 /** Whether a store can be opened here (loads the driver: a few milliseconds). */
 export function sqliteAvailable(): boolean {
   try {

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, st
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
+import { SqliteUnavailableError } from "../../src/store/sqlite.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -167,6 +168,8 @@ describe("the installed svc-mcp, without better-sqlite3", () => {
         "",
         `svc-mcp: ${what} keeps its state in SQLite, and the SQLite module (better-sqlite3, which svc-mcp does not install because it is native) is not installed or could not load: Cannot find module 'better-sqlite3'`,
       ]);
+      // serve --http says so before it reads the docs (it read and indexed them first, printing what the load found).
+      if (args[0] === "serve") expect(r.stderr).toBe(`svc-mcp: ${new SqliteUnavailableError("Cannot find module 'better-sqlite3'").explain("serve")}\n`);
     }
     // No state of the project: at most the caches' key, which the spec cache's first write makes
     // (docs/security.md, "A cache this user's svc-mcp did not write").

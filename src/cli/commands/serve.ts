@@ -16,6 +16,8 @@ import { parseGroups, withDir, withGroups, withState } from "../options.js";
 import { describeProject, projectStores, resolveProject } from "../project.js";
 import { parseWorkers } from "../workers-option.js";
 import { threadsTakeDefaultYoungGeneration } from "../worker-heap.js";
+import { stateInSqlite } from "../../store/location.js";
+import { requireSqlite } from "../../store/sqlite.js";
 
 export const serveCommand = defineCommand({
   command: "serve",
@@ -79,6 +81,9 @@ export const serveCommand = defineCommand({
     // was refused only after the whole site had been read and indexed (seconds on a large one),
     // its loading lines printed above the error.
     if (http !== undefined) http[0].httpSettings(args);
+    // And the state's driver: without the SQLite module `serve --http` read and indexed a whole
+    // site (and wrote its cache) before saying it could not keep its state.
+    if (http !== undefined && stateInSqlite(args.state, io.cwd, io.env)) requireSqlite();
     const worker = http !== undefined && http[1].isHttpWorker(io);
     // The primary of several workers loads no docs: it starts the workers and holds what they share.
     if (http !== undefined && workers > 1 && !worker) return http[1].serveWorkers(args, workers, io, stderrLog(io));
