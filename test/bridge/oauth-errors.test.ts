@@ -466,6 +466,38 @@ describe("client registration (RFC 7591)", () => {
     expect(r).toMatchObject({ status: 400, body: oauthError(error, description) });
   });
 
+  // A name shown at sign-in that hides or reorders text, and a client page that is a script (adversary round 56, F2).
+  const pretence: [string, unknown, string][] = [
+    ...(
+      [
+        ["a right-to-left override", "Claude \u202eedoC", "202E"],
+        ["a left-to-right isolate", "Claude \u2066x", "2066"],
+        ["a right-to-left mark", "a\u200fb", "200F"],
+        ["a zero-width space", "Clau\u200bde", "200B"],
+        ["a tag character", "Claude\u{E0041}", "E0041"],
+        ["a newline", "Claude\nCode", "000A"],
+      ] as const
+    ).map(([what, name, code]): [string, unknown, string] => [
+      `a client_name holding ${what}`,
+      { redirect_uris: [LOOPBACK_REDIRECT], client_name: name },
+      `client_name: holds U+${code}, a control or invisible formatting character; a client's name is shown at sign-in as it is written, and such characters can make it read as another name`,
+    ]),
+    ...(["client_uri", "logo_uri", "policy_uri", "tos_uri"] as const).flatMap((member): [string, unknown, string][] =>
+      ["javascript:alert(1)", "data:text/html,x", "//example.com", "ftp://example.com/"].map((uri) => [`${member} ${uri}`, { redirect_uris: [LOOPBACK_REDIRECT], [member]: uri }, `${member}: must be an http or https URL`]),
+    ),
+  ];
+  it.each(pretence)("refuses %s (invalid_client_metadata, the whole body)", async (_name, body, description) => {
+    const r = await postJson(h.urls.register, body);
+    expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: oauthError("invalid_client_metadata", description) });
+  });
+
+  it("takes a name with the joiners scripts and emoji need, and http(s) pages of the client", async () => {
+    const name = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \u{1F469}\u200d\u{1F4BB}";
+    const r = await postJson(h.urls.register, { redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: "none", client_name: name, client_uri: "https://agent.example/", logo_uri: "http://agent.example/logo.png", tos_uri: "https://agent.example/tos" });
+    const b = r.body as Record<string, unknown>;
+    expect([r.status, b.client_name, b.client_uri, b.logo_uri, b.tos_uri]).toEqual([201, name, "https://agent.example/", "http://agent.example/logo.png", undefined]);
+  });
+
   it("holds redirect URIs to the declared application_type, and records the type the URIs show when none is declared", async () => {
     await runCli(["redirect-domains", "add", "app.example", "--state", h.stateDir]);
     await runCli(["redirect-domains", "add", "myagent://", "--state", h.stateDir]);
