@@ -276,8 +276,8 @@ describe("token endpoint: authorization code", () => {
       body: oauthError("invalid_request", "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636)"),
     });
     expect(await exchange(c, { code_verifier: pkce().verifier })).toMatchObject({ status: 400, body: oauthError("invalid_grant", "code_verifier does not match the code_challenge") });
-    // A failed attempt used the code up: it is single-use.
-    expect(await exchange(c)).toMatchObject({ status: 400, body: oauthError("invalid_grant", "the authorization code was already used; the tokens issued for it are revoked") });
+    // A failed attempt used the code up: it is single-use. No token was issued, so none is said to be revoked.
+    expect(await exchange(c).then(({ status, body }) => ({ status, body }))).toEqual({ status: 400, body: oauthError("invalid_grant", "the authorization code was already presented once, by an attempt that got no token; start the sign-in again") });
   });
 
   it("revokes the tokens of a code presented twice", async () => {
@@ -297,6 +297,8 @@ describe("token endpoint: authorization code", () => {
     const c = await code();
     const other = await registerClient(h);
     expect(await exchange(c, { client_id: other })).toMatchObject({ status: 400, body: oauthError("invalid_grant", "the authorization code was issued to another client") });
+    // Another client's attempt used the code up for its own client too.
+    expect(await exchange(c).then(({ status, body }) => ({ status, body }))).toEqual({ status: 400, body: oauthError("invalid_grant", "the authorization code was already presented once, by an attempt that got no token; start the sign-in again") });
     const d = await code();
     expect(await exchange(d, { redirect_uri: "http://127.0.0.1:9999/other" })).toMatchObject({
       status: 400,
@@ -462,6 +464,38 @@ describe("client registration (RFC 7591)", () => {
   it.each(cases)("refuses %s", async (_name, body, error, description) => {
     const r = await postJson(h.urls.register, body);
     expect(r).toMatchObject({ status: 400, body: oauthError(error, description) });
+  });
+
+  // A name shown at sign-in that hides or reorders text, and a client page that is a script (adversary round 56, F2).
+  const pretence: [string, unknown, string][] = [
+    ...(
+      [
+        ["a right-to-left override", "Claude \u202eedoC", "202E"],
+        ["a left-to-right isolate", "Claude \u2066x", "2066"],
+        ["a right-to-left mark", "a\u200fb", "200F"],
+        ["a zero-width space", "Clau\u200bde", "200B"],
+        ["a tag character", "Claude\u{E0041}", "E0041"],
+        ["a newline", "Claude\nCode", "000A"],
+      ] as const
+    ).map(([what, name, code]): [string, unknown, string] => [
+      `a client_name holding ${what}`,
+      { redirect_uris: [LOOPBACK_REDIRECT], client_name: name },
+      `client_name: holds U+${code}, a control or invisible formatting character; a client's name is shown at sign-in as it is written, and such characters can make it read as another name`,
+    ]),
+    ...(["client_uri", "logo_uri", "policy_uri", "tos_uri"] as const).flatMap((member): [string, unknown, string][] =>
+      ["javascript:alert(1)", "data:text/html,x", "//example.com", "ftp://example.com/"].map((uri) => [`${member} ${uri}`, { redirect_uris: [LOOPBACK_REDIRECT], [member]: uri }, `${member}: must be an http or https URL`]),
+    ),
+  ];
+  it.each(pretence)("refuses %s (invalid_client_metadata, the whole body)", async (_name, body, description) => {
+    const r = await postJson(h.urls.register, body);
+    expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: oauthError("invalid_client_metadata", description) });
+  });
+
+  it("takes a name with the joiners scripts and emoji need, and http(s) pages of the client", async () => {
+    const name = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645 \u{1F469}\u200d\u{1F4BB}";
+    const r = await postJson(h.urls.register, { redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: "none", client_name: name, client_uri: "https://agent.example/", logo_uri: "http://agent.example/logo.png", tos_uri: "https://agent.example/tos" });
+    const b = r.body as Record<string, unknown>;
+    expect([r.status, b.client_name, b.client_uri, b.logo_uri, b.tos_uri]).toEqual([201, name, "https://agent.example/", "http://agent.example/logo.png", undefined]);
   });
 
   it("holds redirect URIs to the declared application_type, and records the type the URIs show when none is declared", async () => {

@@ -44,8 +44,8 @@ beforeAll(async () => {
   port = await new Promise<number>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve((upstream.address() as AddressInfo).port)));
   const op = (summary: string) => ({ summary, tags: ["T"], responses: { "200": { description: "OK" } } });
   const root = writeRepo({
-    "docs.json": { name: "Relay", navigation: { groups: [{ group: "Local", openapi: "local.json", pages: ["GET /ok"] }] } },
-    "local.json": { openapi: "3.0.3", info: { title: "Local", version: "1" }, servers: [{ url: `http://127.0.0.1:${port}/v1` }], paths: { "/ok": { get: op("Ok") } } },
+    "docs.json": { name: "Relay", navigation: { groups: [{ group: "Local", openapi: "local.json", pages: ["GET /ok", "GET /hold"] }] } },
+    "local.json": { openapi: "3.0.3", info: { title: "Local", version: "1" }, servers: [{ url: `http://127.0.0.1:${port}/v1` }], paths: { "/ok": { get: op("Ok") }, "/hold": { get: op("Hold") } } },
   });
   state = tempDir("svc-mcp-relay-workers-");
   // Behind a trusted proxy, each test caller is the X-Forwarded-For address it sends.
@@ -78,7 +78,7 @@ async function via(pid: number): Promise<Connection> {
 
 let calls = 0;
 function post(c: Connection, caller: string, path: "/hold" | "/ok"): Promise<Answer> {
-  const body = { page: "/api-reference/t/ok", method: "GET", url: `http://127.0.0.1:${port}/v1${path}`, query: { n: String(++calls) } };
+  const body = { page: `/api-reference/t${path}`, method: "GET", url: `http://127.0.0.1:${port}/v1${path}`, query: { n: String(++calls) } };
   return c.post("/_svc/api/request", body, { "x-forwarded-for": caller });
 }
 

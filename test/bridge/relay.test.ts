@@ -52,6 +52,9 @@ beforeAll(async () => {
       } else if (path === "/v1/big") {
         res.writeHead(200, { "content-type": "text/plain" });
         res.end("x".repeat(5000));
+      } else if (path.startsWith("/v1/doors/") || path === "/v2/pub") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ reached: req.url }));
       } else if (path === "/v1/slow") {
         held.push(res);
       } else {
@@ -66,10 +69,11 @@ beforeAll(async () => {
     "docs.json": {
       navigation: {
         groups: [
-          { group: "Local", openapi: "local.json", pages: ["GET /users", "GET /avatar.png", "GET /hello.mp3", "GET /clip.mp4", "GET /big", "GET /slow"] },
+          { group: "Local", openapi: "local.json", pages: ["GET /users", "POST /users", "GET /avatar.png", "GET /hello.mp3", "GET /clip.mp4", "GET /big", "GET /slow", "GET /nowhere"] },
           { group: "Public", openapi: "public.json", pages: ["GET /users"] },
           { group: "Members", openapi: "members.json", pages: ["auth"] },
-          { group: "Odd", openapi: "odd.json", pages: ["GET /ping", "GET /hosts"] },
+          { group: "Odd", openapi: "odd.json", pages: ["GET /users", "GET /hosts"] },
+          { group: "Ops", openapi: "ops.json", pages: ["GET /pub", "DELETE /admin/vault", "GET /doors/{door}/keys/{key}", "webhook door.opened"] },
         ],
       },
     },
@@ -84,6 +88,7 @@ beforeAll(async () => {
         "/clip.mp4": { get: op("Clip") },
         "/big": { get: op("Big") },
         "/slow": { get: op("Slow") },
+        "/nowhere": { get: op("Nowhere") },
       },
     },
     "public.json": {
@@ -100,7 +105,20 @@ beforeAll(async () => {
       openapi: "3.0.3",
       info: { title: "Odd", version: "1" },
       servers: [{ url: "http://localhost:{port}/v1" }, { url: "https://{tenant}.api.example.test/v{version}" }, { url: "https://{host}/base" }],
-      paths: { "/ping": { get: op("Ping") }, "/hosts": { get: op("Hosts") } },
+      paths: { "/users": { get: op("Ping") }, "/hosts": { get: op("Hosts") } },
+    },
+    // The adversary's spec (round 56, F1): a public operation beside a staff-only one, a
+    // templated path, a webhook, and a second server declared with a trailing "/".
+    "ops.json": {
+      openapi: "3.1.0",
+      info: { title: "Ops", version: "1" },
+      servers: [{ url: `http://127.0.0.1:${upstreamPort}/v1` }, { url: `http://127.0.0.1:${upstreamPort}/v2/` }],
+      paths: {
+        "/pub": { get: op("Public op") },
+        "/admin/vault": { delete: { ...op("Wipe the vault"), "x-svc": { metadata: { groups: ["staff"] } } } },
+        "/doors/{door}/keys/{key}": { get: op("Door key") },
+      },
+      webhooks: { "door.opened": { post: op("Door opened") } },
     },
     // An operation page only staff may read: to everyone else it does not exist.
     "vault.mdx": "---\nopenapi: members.json POST /users\ngroups: [staff]\n---\n",
@@ -140,7 +158,7 @@ const local = (path: string) => `http://127.0.0.1:${upstreamPort}/v1${path}`;
 
 describe("POST /_svc/api/request", () => {
   it("relays a JSON request with query and headers, and returns status, headers, body and kind code", async () => {
-    const r = await post({ page: "/api-reference/t/list-users", method: "POST", url: local("/users"), query: { limit: "2", tag: ["a", "b"] }, headers: { "X-Api-Key": "k", Host: "evil" }, body: { name: "Ada" } });
+    const r = await post({ page: "/api-reference/t/create-user", method: "POST", url: local("/users"), query: { limit: "2", tag: ["a", "b"] }, headers: { "X-Api-Key": "k", Host: "evil" }, body: { name: "Ada" } });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({
       status: 201,
@@ -163,13 +181,13 @@ describe("POST /_svc/api/request", () => {
     ["/hello.mp3", "audio", "audio/mpeg", MP3],
     ["/clip.mp4", "video", "video/mp4", MP4],
   ])("renders %s as %s (base64 body)", async (path, kind, type, bytes) => {
-    const r = await post({ page: "/api-reference/t/list-users", method: "GET", url: local(path) });
+    const r = await post({ page: `/api-reference/t/${path.slice(1, path.indexOf("."))}`, method: "GET", url: local(path) });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ status: 200, kind, contentType: type, encoding: "base64", body: bytes.toString("base64") });
   });
 
   it("passes upstream errors through as data (status 404, body text)", async () => {
-    const r = await post({ page: "/api-reference/t/list-users", method: "GET", url: local("/nowhere") });
+    const r = await post({ page: "/api-reference/t/nowhere", method: "GET", url: local("/nowhere") });
     expect(r.json).toMatchObject({ status: 404, kind: "code", body: "not found", encoding: "utf8" });
   });
 
@@ -194,10 +212,10 @@ describe("POST /_svc/api/request", () => {
   });
 
   it("enforces the response size and time limits", async () => {
-    expect((await post({ page: "/api-reference/t/list-users", method: "GET", url: local("/big") })).json).toEqual({
+    expect((await post({ page: "/api-reference/t/big", method: "GET", url: local("/big") })).json).toEqual({
       error: { code: "response_too_large", message: `the response of 127.0.0.1:${upstreamPort} is over the relay's 4096-byte limit` },
     });
-    const slow = await post({ page: "/api-reference/t/list-users", method: "GET", url: local("/slow") }, {}, shortRelayUrl);
+    const slow = await post({ page: "/api-reference/t/slow", method: "GET", url: local("/slow") }, {}, shortRelayUrl);
     expect(slow).toEqual({ status: 504, json: { error: { code: "upstream_timeout", message: `127.0.0.1:${upstreamPort} did not answer within 500 ms` } } });
   });
 
@@ -305,7 +323,7 @@ describe("POST /_svc/api/request", () => {
     expect(await at("https://a.b.api.example.test/v2/users")).toEqual(notUnder("https://a.b.api.example.test/v2/users"));
     expect(await at("https://acme.api.example.test/V2/users")).toEqual(notUnder("https://acme.api.example.test/V2/users"));
     // `https://{host}/base`: one label, so never an IP address; a local name is refused by name.
-    expect(await at("https://localhost/base/x")).toEqual({
+    expect(await at("https://localhost/base/users")).toEqual({
       status: 403,
       json: { error: { code: "private_address", message: "localhost is a local name; the relay calls loopback, private and other special-purpose addresses only when the spec's server is one" } },
     });
@@ -314,7 +332,7 @@ describe("POST /_svc/api/request", () => {
   });
 
   it("refuses a JSON body nested deeper than it can be sent (400, not 500)", async () => {
-    const deep = `{"page":"/api-reference/t/list-users","method":"POST","url":"${local("/users")}","body":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    const deep = `{"page":"/api-reference/t/create-user","method":"POST","url":"${local("/users")}","body":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
     const res = await fetch(relayUrl, { method: "POST", headers: { "content-type": "application/json" }, body: deep });
     expect([res.status, await res.json()]).toEqual([400, { error: { code: "invalid_request", message: '"body": nested too deeply to send as JSON; send it as a string' } }]);
   });
@@ -326,6 +344,59 @@ describe("POST /_svc/api/request", () => {
     expect(await post(body("/vault"))).toEqual({ status: 404, json: { error: { code: "unknown_page", message: "/vault is not an API page of this site" } } });
     expect(await post(body("/vault"), { "x-test-groups": "sales" })).toEqual({ status: 404, json: { error: { code: "unknown_page", message: "/vault is not an API page of this site" } } });
     expect((await post(body("/vault"), { "x-test-groups": "staff" })).json.status).toBe(201);
+  });
+
+  it("sends only the page's own operation: a staff-only operation is not reached through a public page of its spec", async () => {
+    const before = seen.length;
+    // The staff page itself does not exist for an anonymous caller...
+    expect(await post({ page: "/api-reference/t/wipe-the-vault", method: "DELETE", url: local("/admin/vault") })).toEqual({
+      status: 404,
+      json: { error: { code: "unknown_page", message: "/api-reference/t/wipe-the-vault is not an API page of this site" } },
+    });
+    // ...and its request through the public page is refused, before anything is sent.
+    expect(await post({ page: "/api-reference/t/public-op", method: "DELETE", url: local("/admin/vault") })).toEqual({
+      status: 403,
+      json: { error: { code: "not_page_operation", message: "the method DELETE is not the one of /api-reference/t/public-op's operation (GET /pub); the relay sends only the page's own operation" } },
+    });
+    // The method right, the path the staff operation's: the same answer as a path nobody documents.
+    const notThePath = (path: string) => ({
+      status: 403,
+      json: { error: { code: "not_page_operation", message: `the path ${path} is not the one of /api-reference/t/public-op's operation (GET /pub); the relay sends only the page's own operation` } },
+    });
+    expect(await post({ page: "/api-reference/t/public-op", method: "GET", url: local("/admin/vault") })).toEqual(notThePath("/admin/vault"));
+    expect(await post({ page: "/api-reference/t/public-op", method: "GET", url: local("/admin/nothing") })).toEqual(notThePath("/admin/nothing"));
+    // A trailing "/" counts; so does the server's root.
+    expect(await post({ page: "/api-reference/t/public-op", method: "GET", url: local("/pub/") })).toEqual(notThePath("/pub/"));
+    expect(await post({ page: "/api-reference/t/public-op", method: "GET", url: local("") })).toEqual(notThePath("/"));
+    expect(seen.length).toBe(before);
+    // Staff may use the staff page.
+    expect((await post({ page: "/api-reference/t/wipe-the-vault", method: "DELETE", url: local("/admin/vault") }, { "x-test-groups": "staff" })).json).toMatchObject({ status: 404, body: "not found" });
+    expect(seen.at(-1)).toMatchObject({ method: "DELETE", url: "/v1/admin/vault" });
+  });
+
+  it("matches the page's path template: each {param} one non-empty segment, the query free, any declared server", async () => {
+    const page = "/api-reference/t/door-key";
+    const reached = (url: string) => ({ status: 200, statusText: "OK", headers: { "content-type": "application/json", date: expect.any(String) }, contentType: "application/json", kind: "code", body: JSON.stringify({ reached: url }), encoding: "utf8" });
+    expect((await post({ page, method: "GET", url: local("/doors/front/keys/k%201?x=1"), query: { y: "2" } })).json).toEqual(reached("/v1/doors/front/keys/k%201?x=1&y=2"));
+    // The second server, declared as `/v2/` (read without its trailing "/", as the form joins it).
+    expect((await post({ page: "/api-reference/t/public-op", method: "GET", url: `http://127.0.0.1:${upstreamPort}/v2/pub` })).json).toEqual(reached("/v2/pub"));
+    const before = seen.length;
+    const refused = (message: string) => ({ status: 403, json: { error: { code: "not_page_operation", message: `${message}; the relay sends only the page's own operation` } } });
+    const operation = `${page}'s operation (GET /doors/{door}/keys/{key})`;
+    expect(await post({ page, method: "POST", url: local("/doors/front/keys/k") })).toEqual(refused(`the method POST is not the one of ${operation}`));
+    // Another public operation's path through this page.
+    expect(await post({ page, method: "GET", url: local("/pub") })).toEqual(refused(`the path /pub is not the one of ${operation}`));
+    for (const path of ["/doors//keys/k", "/doors/front/keys/", "/doors/front/keys/k/", "/doors/front/keys/k/extra", "/doors/a%2Fb/keys/k", "/doors/a%5Cb/keys/k", "/Doors/front/keys/k"]) {
+      expect([path, await post({ page, method: "GET", url: local(path) })]).toEqual([path, refused(`the path ${path} is not the one of ${operation}`)]);
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  it("sends nothing in a webhook page's name: the API sends a webhook", async () => {
+    expect(await post({ page: "/api-reference/t/door-opened", method: "POST", url: local("/pub") })).toEqual({
+      status: 403,
+      json: { error: { code: "not_page_operation", message: "/api-reference/t/door-opened documents a webhook, which the API sends; the relay sends no request in its name" } },
+    });
   });
 
   it("only POST is served: a reverse proxy that allows only GET breaks the playground", async () => {

@@ -119,6 +119,10 @@ function contract(name: string, open: (clock: TestClock) => Promise<{ store: Sta
       expect(await s.redeemAuthCode(code)).toEqual({ ok: false, reason: "reused" });
       expect(await s.verifyAccessToken(t.accessToken)).toEqual({ ok: false, reason: "unknown" });
       expect(await s.redeemAuthCode("mcpac_nope")).toEqual({ ok: false, reason: "unknown" });
+      // A code whose first use got no token (that attempt failed) is spent, not reused.
+      const failed = await s.createAuthCode(request);
+      expect(await s.redeemAuthCode(failed)).toEqual({ ok: true, request });
+      expect(await s.redeemAuthCode(failed)).toEqual({ ok: false, reason: "spent" });
     });
 
     it("revokes an access token alone, a refresh token with its grant, and only for its client", async () => {

@@ -145,6 +145,10 @@ describe("the API playground as MCP Apps", () => {
       const vault = await client.callTool({ name: "api_request_pets", arguments: { page: "/api-reference/pets/vault-vault-op-61", method: "GET", url: `${api.origin}/v1/vault` } });
       expect([vault.isError, vault.content]).toEqual([true, [{ type: "text", text: "The relay refused the request (404): /api-reference/pets/vault-vault-op-61 is not an API page of this site" }]]);
       expect(vault.structuredContent).toEqual({ relayStatus: 404, answer: { error: { code: "unknown_page", message: "/api-reference/pets/vault-vault-op-61 is not an API page of this site" } } });
+      // Its request through a page the reader may read: the same check as the HTTP route's, only the page's own operation.
+      const through = await client.callTool({ name: "api_request_pets", arguments: { page: "/api-reference/pets/get-a-pet", method: "GET", url: `${api.origin}/v1/vault` } });
+      const message = "the path /vault is not the one of /api-reference/pets/get-a-pet's operation (GET /pets/{petId}); the relay sends only the page's own operation";
+      expect([through.isError, through.content, through.structuredContent]).toEqual([true, [{ type: "text", text: `The relay refused the request (403): ${message}` }], { relayStatus: 403, answer: { error: { code: "not_page_operation", message } } }]);
       expect(api.received.length).toBe(before);
     });
   });

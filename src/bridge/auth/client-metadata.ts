@@ -13,6 +13,26 @@ import { isLoopbackHost } from "../../store/state/redirect-domains.js";
 
 const text = (max: number) => z.string({ error: "must be a string" }).max(max, { error: `must be at most ${max} characters` });
 
+/**
+ * Control characters (Cc) and invisible format characters (Cf: bidirectional overrides and
+ * isolates, zero-width spaces, tag characters...), but for the zero-width joiner and non-joiner,
+ * which Persian, Indic scripts and emoji sequences need. The sign-in page shows `client_name`
+ * to the person granting access: `Claude \u202eedoC` reads there as another client's name
+ * (adversary round 56, F2).
+ */
+const HIDDEN_CHARACTER = /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/u;
+
+/** A client's name, shown at sign-in: refused when it holds a character that hides or reorders text. */
+const clientName = text(200).superRefine((name, ctx) => {
+  const hidden = HIDDEN_CHARACTER.exec(name);
+  if (hidden === null) return;
+  const code = (hidden[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+  ctx.addIssue({ code: "custom", message: `holds U+${code}, a control or invisible formatting character; a client's name is shown at sign-in as it is written, and such characters can make it read as another name` });
+});
+
+/** A web page of the client (RFC 7591 2): http or https only, never `javascript:` or `data:` a page could be made to open. */
+const webUri = text(2000).refine((uri) => URL.canParse(uri) && /^https?:$/.test(new URL(uri).protocol), { error: "must be an http or https URL" });
+
 const SHARED = {
   redirect_uris: z
     .array(text(2000), { error: "must be an array of URIs" })
@@ -24,8 +44,11 @@ const SHARED = {
     })
     .default([...REGISTRABLE_GRANT_TYPES]),
   response_types: z.array(z.literal("code", { error: 'only "code" is supported' }), { error: "must be an array" }).default(["code"]),
-  client_uri: text(2000).optional(),
-  logo_uri: text(2000).optional(),
+  client_uri: webUri.optional(),
+  logo_uri: webUri.optional(),
+  // Neither is kept, but a client sending a script URL for either is refused all the same.
+  policy_uri: webUri.optional(),
+  tos_uri: webUri.optional(),
   scope: text(200)
     .refine((s) => s.split(" ").every((x) => x === "" || x === MCP_SCOPE), { error: `the only scope is ${MCP_SCOPE}` })
     .optional(),
@@ -36,7 +59,7 @@ const SHARED = {
 /** What a registration request may carry (RFC 7591 2, OpenID Connect Registration 1.0 2). */
 export const registrationSchema = z.object({
   ...SHARED,
-  client_name: text(200).optional(),
+  client_name: clientName.optional(),
   token_endpoint_auth_method: z
     .enum(["none", "client_secret_basic", "client_secret_post"], { error: "must be none, client_secret_basic or client_secret_post" })
     .default("client_secret_basic"),
@@ -51,7 +74,7 @@ export const registrationSchema = z.object({
 export const metadataDocumentSchema = z.object({
   ...SHARED,
   client_id: z.string({ error: "is required (the URL of this document)" }),
-  client_name: text(200),
+  client_name: clientName,
   token_endpoint_auth_method: z.literal("none", { error: "must be none" }).default("none"),
 });
 

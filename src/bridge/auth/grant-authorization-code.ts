@@ -9,6 +9,10 @@ const CODE_VERIFIER_RE = /^[A-Za-z0-9._~-]{43,128}$/;
 
 const REDEMPTION_FAILURES = {
   reused: "the authorization code was already used; the tokens issued for it are revoked",
+  // Any presentation uses the code up, a failed one too (another client's, a wrong
+  // code_verifier): a code is one try, so a stolen one cannot be tried until it works. No token
+  // was issued for it, so none is said to be revoked (adversary round 56, F3).
+  spent: "the authorization code was already presented once, by an attempt that got no token; start the sign-in again",
   expired: "the authorization code expired; sign in again",
   unknown: "the authorization code is invalid",
 } as const;

@@ -18,7 +18,7 @@ import { type RelayPlaceKeeper, RelayPlaces } from "./relay-places.js";
 import { isLocalHost, specialAddress } from "../middleware/address-policy.js";
 import { decodeBody, unsupportedCharsetMessage } from "../middleware/body-charset.js";
 import { RelayRequest, type RelayResponse, renderKind } from "./relay-request.js";
-import { compileServer, hidesDotSegment, underServer } from "./server-match.js";
+import { compileOperationPath, compileServer, hidesDotSegment, pathBelow, type ServerPattern, underServer } from "./server-match.js";
 
 /** `dns.lookup` with `all: true`, as the relay calls it (tests map names to loopback). */
 export type LookupAll = (hostname: string) => Promise<readonly LookupAddress[]>;
@@ -170,8 +170,11 @@ export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "lim
       }
       // `playground: auth` needs authentication configured: on a public site, nobody has it.
       checkPlayground(page, context.reader, context.authMode !== "public");
+      // A webhook page documents a request the API sends, not one to send it: no request is its
+      // operation (its HTML page has no playground either).
+      if (page.kind === "webhook") throw new RelayError(403, "not_page_operation", `${input.page} documents a webhook, which the API sends; the relay sends no request in its name`);
       const target = buildUrl(input.url, input.query);
-      const server = targetServer(page, target, input.page);
+      const server = operationServer(page, input.method, target, targetServers(page, target, input.page));
       const allowLocal = server.literalHost !== undefined && isLocalHost(server.literalHost);
       if (!allowLocal) {
         const why = isIP(target.hostname.replace(/^\[|\]$/g, "")) !== 0 ? specialAddress(target.hostname) : isLocalHost(target.hostname) ? "a local name" : undefined;
@@ -212,19 +215,40 @@ export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "lim
   return { send, exchange, places, maxRequestBytes: limits.maxRequestBytes };
 }
 
-/** The declared server `target` lies under; refuses targets under none, or hiding dot segments. */
-function targetServer(page: ApiPageInfo, target: URL, pagePath: string): NonNullable<ReturnType<typeof compileServer>> {
+/** The declared servers `target` lies under, in the spec's order; refuses targets under none, or hiding dot segments. */
+function targetServers(page: ApiPageInfo, target: URL, pagePath: string): readonly ServerPattern[] {
   const declared = page.servers.filter((s) => /^https?:/i.test(s));
   const where = `${target.origin}${target.pathname}`;
   if (declared.length === 0) throw new RelayError(403, "target_not_allowed", `the spec declares no absolute server URL for ${pagePath}; the relay calls nothing else`);
   if (hidesDotSegment(target.pathname)) {
     throw new RelayError(403, "target_not_allowed", `${where} hides a "." or ".." segment in percent-escapes or ";" parameters, which the API could resolve out of its server's path`);
   }
-  for (const s of declared) {
-    const server = compileServer(s);
-    if (server !== undefined && underServer(target, server)) return server;
-  }
+  const under = declared.map(compileServer).filter((server) => server !== undefined && underServer(target, server)) as ServerPattern[];
+  if (under.length > 0) return under;
   throw new RelayError(403, "target_not_allowed", `${where} is not under a server declared for ${pagePath} (${declared.join(", ")})`);
+}
+
+/**
+ * The server under which `target` is the page's own operation: the same method, and the path
+ * below the server matching the operation's path template (`compileOperationPath`; the query is
+ * the reader's to fill, so it is not compared). Without this, a page open to everyone carried a
+ * request to any operation of its spec, a staff-only one included (adversary round 56, F1). The
+ * refusal names only the request and this page's operation, so it reads the same whether the
+ * path is another operation's, a restricted one's or nobody's.
+ */
+function operationServer(page: ApiPageInfo, method: string, target: URL, servers: readonly ServerPattern[]): ServerPattern {
+  const operation = `${page.method.toUpperCase()} ${page.path}`;
+  if (method !== page.method.toUpperCase()) {
+    throw new RelayError(403, "not_page_operation", `the method ${method} is not the one of ${page.pagePath}'s operation (${operation}); the relay sends only the page's own operation`);
+  }
+  const template = compileOperationPath(page.path);
+  const server = template === undefined ? undefined : servers.find((s) => {
+          const below = pathBelow(target, s);
+          return below !== undefined && template.test(below);
+        });
+  if (server !== undefined) return server;
+  const below = servers[0] === undefined ? target.pathname : (pathBelow(target, servers[0]) ?? target.pathname);
+  throw new RelayError(403, "not_page_operation", `the path ${below === "" ? "/" : below} is not the one of ${page.pagePath}'s operation (${operation}); the relay sends only the page's own operation`);
 }
 
 async function readInput(request: Request, maxBytes: number): Promise<unknown> {

@@ -16,7 +16,8 @@ export interface ServerPattern {
   readonly literalHost: string | undefined;
   /** Against `URL.port` ("" for the scheme's default port). */
   readonly port: RegExp;
-  /** Against the normalized target path: the server's path, then "/" or the end. */
+  /** Against the normalized target path: the server's path, followed by "/" or the end (not
+   *  consumed, so the match's length is where the operation's path starts). */
   readonly path: RegExp;
 }
 
@@ -48,6 +49,34 @@ export function underServer(target: URL, server: ServerPattern): boolean {
     server.port.test(target.port) &&
     server.path.test(normalizePath(target.pathname))
   );
+}
+
+/**
+ * The target's path below the server's path (`/pets/7` of `/v1/pets/7` under `https://h/v1`),
+ * normalized as the comparison is; undefined when the target is not under the server.
+ */
+export function pathBelow(target: URL, server: ServerPattern): string | undefined {
+  const path = normalizePath(target.pathname);
+  const m = server.path.exec(path);
+  return m === null ? undefined : path.slice(m[0].length);
+}
+
+/**
+ * An operation's path template compiled against a path below its server: literal parts exactly
+ * (case-sensitive, in the same normal form as targets), each `{param}` one non-empty segment
+ * holding no "/" and no escaped "/" or "\\" (an API that decodes before it routes would read
+ * `a%2Fb` as two segments, so another operation's path). The empty path is the server's root,
+ * the same as "/"; otherwise a trailing "/" counts (`/pets/` is not `/pets`). Undefined for a
+ * template the URL parser cannot read.
+ */
+export function compileOperationPath(template: string): RegExp | undefined {
+  const parsed = parseUrl(`http://h${template.startsWith("/") ? template : `/${template}`}`);
+  if (parsed === undefined) return undefined;
+  const source = normalizePath(parsed.pathname)
+    .split(/(%7B.*?%7D)/)
+    .map((part) => (/^%7B.*%7D$/.test(part) ? "(?:(?!%2F|%5C)[^/])+" : escape(part)))
+    .join("");
+  return new RegExp(source === "/" ? "^/?$" : `^${source}$`);
 }
 
 /**
@@ -105,7 +134,7 @@ function compilePath(path: string): RegExp | undefined {
     .split(/(%7B.*?%7D)/)
     .map((part) => (/^%7B.*%7D$/.test(part) ? "[^/]+" : escape(part)))
     .join("");
-  return new RegExp(`^${prefix}(?:/|$)`);
+  return new RegExp(`^${prefix}(?=/|$)`);
 }
 
 /** RFC 3986 6.2.2: percent-escapes in upper case, and unreserved characters unescaped. */

@@ -352,7 +352,8 @@ export class PgStateStore implements StateStore {
     });
     if (!("reusedGrant" in redemption)) return redemption;
     // A code presented twice: someone holds a copy. The grant it made ends, on every server by the time this returns.
-    if (redemption.reusedGrant !== null) await this.endGrant(redemption.reusedGrant);
+    if (redemption.reusedGrant === null) return { ok: false, reason: "spent" };
+    await this.endGrant(redemption.reusedGrant);
     return { ok: false, reason: "reused" };
   }
 

@@ -246,7 +246,8 @@ export class SqliteStateStore implements StateStore {
       const row = this.q.code.get(hash) as CodeRow | undefined;
       if (row === undefined) return { ok: false, reason: "unknown" };
       if (row.used_at !== null) {
-        if (row.grant_id !== null) this.q.deleteGrant.run(row.grant_id);
+        if (row.grant_id === null) return { ok: false, reason: "spent" };
+        this.q.deleteGrant.run(row.grant_id);
         return { ok: false, reason: "reused" };
       }
       if (row.expires_at <= now) return { ok: false, reason: "expired" };

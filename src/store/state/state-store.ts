@@ -143,9 +143,14 @@ export interface AuthCodeRequest {
   readonly resource: string;
 }
 
+/**
+ * `reused`: the code was redeemed before and tokens were issued for it (now revoked); `spent`:
+ * it was presented before by an attempt that got no token (another client, a wrong verifier),
+ * which used it up all the same.
+ */
 export type CodeRedemption =
   | { readonly ok: true; readonly request: AuthCodeRequest }
-  | { readonly ok: false; readonly reason: "unknown" | "expired" | "reused" };
+  | { readonly ok: false; readonly reason: "unknown" | "expired" | "reused" | "spent" };
 
 export type RefreshResult =
   | { readonly ok: true; readonly tokens: IssuedTokens; readonly subject: Subject }
@@ -171,7 +176,7 @@ export interface GrantStore {
   createAuthCode(request: AuthCodeRequest): Promise<string>;
   /**
    * Use a code once. A second use is `reused` and revokes the tokens the first use produced
-   * (RFC 6749 4.1.2: the code was stolen or replayed).
+   * (RFC 6749 4.1.2: the code was stolen or replayed), or `spent` when the first use got none.
    */
   redeemAuthCode(code: string): Promise<CodeRedemption>;
   /**
