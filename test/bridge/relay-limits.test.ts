@@ -33,6 +33,9 @@ let relayUrl: string;
 const BINARY = Buffer.from(Array.from({ length: 100_001 }, (_, i) => (i * 7919) % 256));
 const TEXT = "é€😀 line\n\"quoted\"\t".repeat(6_000);
 
+/** The upstream's paths, each an operation of the spec with its own page. */
+const PATHS = ["ok", "hold", "declared", "endless", "text", "binary"];
+
 function onUpstream(req: IncomingMessage, res: ServerResponse): void {
   const path = (req.url ?? "").split("?")[0];
   req.socket.once("close", () => upstreamEvents.emit("closed", req.url));
@@ -71,12 +74,13 @@ beforeAll(async () => {
   port = await new Promise<number>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve((upstream.address() as AddressInfo).port)));
   const op = (summary: string) => ({ summary, tags: ["T"], responses: { "200": { description: "OK" } } });
   const root = writeRepo({
-    "docs.json": { navigation: { groups: [{ group: "Local", openapi: "local.json", pages: ["GET /ok"] }] } },
+    "docs.json": { navigation: { groups: [{ group: "Local", openapi: "local.json", pages: PATHS.map((p) => `GET /${p}`) }] } },
     "local.json": {
       openapi: "3.0.3",
       info: { title: "Local", version: "1" },
       servers: [{ url: `http://127.0.0.1:${port}/v1` }],
-      paths: { "/ok": { get: op("Ok") } },
+      // An operation (and its page) per upstream path: the relay sends only the named page's own operation.
+      paths: Object.fromEntries(PATHS.map((p) => [`/${p}`, { get: op(p[0]!.toUpperCase() + p.slice(1)) }])),
     },
   });
   runtime = await DocsRuntime.load({ root });
@@ -105,8 +109,8 @@ afterAll(async () => {
 });
 
 let calls = 0;
-/** A relay request to `path` upstream, told apart from every other by its query (`?n=7`). */
-const call = (path: string) => ({ page: "/api-reference/t/ok", method: "GET", url: `http://127.0.0.1:${port}/v1${path}`, query: { n: String(++calls) } });
+/** A relay request to `path` upstream through its own operation's page, told apart from every other by its query (`?n=7`). */
+const call = (path: string) => ({ page: `/api-reference/t${path}`, method: "GET", url: `http://127.0.0.1:${port}/v1${path}`, query: { n: String(++calls) } });
 
 /** Resolves when the upstream socket of the request at `url` (path and query) closes. */
 function closedOf(url: string): Promise<void> {
