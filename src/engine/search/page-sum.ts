@@ -15,7 +15,7 @@ export function standsBySum(page: Page): boolean {
 
 /**
  * A SHA-256 of everything the index reads of a page (`pageVariants`, `isApiPage`, its access
- * rule): two pages with the same sum are indexed alike. The body of a generated page is rendered
+ * rule; not its time, which it never reads): two pages with the same sum are indexed alike. The body of a generated page is rendered
  * to be summed: that is the page the index would otherwise analyse and index anew.
  */
 export function pageSum(page: Page): string {
@@ -35,7 +35,9 @@ export function pageSum(page: Page): string {
     part(JSON.stringify(p.meta) ?? "");
     part(JSON.stringify(p.frontMatter) ?? "");
     part(JSON.stringify(p.file.access) ?? "");
-    part(String(p.file.mtime.getTime()));
+    // Not the file's time: the index reads none, and the page adopted is the load's, with its
+    // own. A generated page is dated by its spec, so an edit to one operation moved every page of
+    // the spec, and each was indexed again at the next start for its date alone.
   };
   pagePart(page);
   if (page.authored !== undefined) pagePart(page.authored);

@@ -389,6 +389,8 @@ export class SearchIndex {
   private unitChanges = 0;
   /** A restored state's prepared reader and path order, until the first `sync` after the restore
    *  takes them (when it changed no unit) or drops them. */
+  /** What the last `sync` indexed and removed, by key (`lastSync`). */
+  private lastChanged: { readonly added: readonly string[]; readonly removed: readonly string[] } = { added: [], removed: [] };
   private restored: { readonly reader: PreparedReaderState | undefined; readonly pathOrder: Int32Array | undefined; readonly at: number } | undefined;
   /** The branches' key of the reader the last sync took from `restored` (`preparedFromState`). */
   private restoredReader: string | undefined;
@@ -430,6 +432,13 @@ export class SearchIndex {
    *  tests and logs), or undefined when it took none. */
   get preparedFromState(): string | undefined {
     return this.restoredReader;
+  }
+
+  /** The keys of the pages the last `sync` indexed (added, or changed and indexed again) and
+   *  removed (gone, or changed), each in the order it did them: what an edit cost, for tests
+   *  and measurements (an edit to one operation of a spec indexes that operation's page alone). */
+  get lastSync(): { readonly added: readonly string[]; readonly removed: readonly string[] } {
+    return this.lastChanged;
   }
 
   /** Number of indexed pages. */
@@ -533,6 +542,8 @@ export class SearchIndex {
     this.fileAt = fileAt;
     let added = 0;
     let removed = 0;
+    const changed: { added: string[]; removed: string[] } = { added: [], removed: [] };
+    this.lastChanged = changed;
     for (const [path, entry] of this.byPath) {
       const next = wanted.get(path);
       // A page is unchanged when its object, its place and the snippets it inlines all are.
@@ -542,6 +553,7 @@ export class SearchIndex {
       }
       this.remove(entry);
       this.repeated.forget(path);
+      changed.removed.push(path);
       removed++;
     }
     this.distinct = 0;
@@ -571,6 +583,7 @@ export class SearchIndex {
       read[i] = undefined as unknown as ReadPage;
       this.indexPage(page);
       this.release(bodyKeyOf(page.page));
+      changed.added.push(page.key);
       added++;
       yield;
     }
