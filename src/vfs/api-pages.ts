@@ -36,7 +36,7 @@ import { type Access, accessOfMeta, readersCover, restrictingGroups } from "./ac
 import type { Page } from "./page.js";
 import { indexPathOf } from "./page-routes.js";
 import type { SiteFile } from "./site-file.js";
-import type { ApiPageInfo, SiteApi } from "./site-api.js";
+import type { ApiPageInfo, SiteApi, SpecOperation } from "./site-api.js";
 import { appendAll } from "../arrays.js";
 import { LIMITS } from "../limits.js";
 import { nextTurn } from "../turns.js";
@@ -180,7 +180,13 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   // Every page's schema budget is its share among the spec's pages its readers read (`SchemaShares`):
   // count them all before any body renders (bodies ask for their share when first read).
   const shares = new SchemaShares();
-  const planned = [...plan.pages, ...plan.behind].map((p) => ({ planned: p, ...plannedParts(p, { settings, plainPlayground, documenting, shares }) }));
+  const specOperations = new Map<ApiSpec, readonly SpecOperation[]>();
+  const operationsOf = (spec: ApiSpec): readonly SpecOperation[] => {
+    let list = specOperations.get(spec);
+    if (list === undefined) specOperations.set(spec, (list = spec.operations.filter((o) => o.kind === "operation").map((o) => ({ method: o.method, path: o.path }))));
+    return list;
+  };
+  const planned = [...plan.pages, ...plan.behind].map((p) => ({ planned: p, ...plannedParts(p, { settings, plainPlayground, documenting, shares, operationsOf }) }));
   for (const { planned: p, parts } of planned) shares.add(p.item.spec.source, generatedAccess(parts));
   const documentedBy = [{ plan, pages: diskPages }, ...layerPlans.map((p, i) => ({ plan: p, pages: (layers[i] as PageReferences).pages }))];
   for (const { plan: by, pages: table } of documentedBy) {
@@ -209,7 +215,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     pages.push(page);
     infos.set(p.pagePath, info);
   }
-  const made: DocumentedContext = { settings, maker, shares, diagnostics, turns };
+  const made: DocumentedContext = { settings, maker, shares, diagnostics, turns, operationsOf };
   const documented: Page[] = [];
   for (const { page, info } of await documentedPages(plan, diskPages, made)) {
     documented.push(page);
@@ -241,12 +247,13 @@ interface DocumentedContext {
   readonly shares: SchemaShares;
   readonly diagnostics: Diagnostic[];
   readonly turns: { made: number };
+  readonly operationsOf: (spec: ApiSpec) => readonly SpecOperation[];
 }
 
 /** The pages of `pages` whose front matter `openapi` the plan matched, with the operation's
  *  reference shown after the prose, and their facts; a warning for each that cannot show it. */
 async function documentedPages(plan: ApiPagePlan, pages: ReadonlyMap<string, Page>, ctx: DocumentedContext): Promise<{ page: Page; info: ApiPageInfo }[]> {
-  const { settings, maker, shares, diagnostics, turns } = ctx;
+  const { settings, maker, shares, diagnostics, turns, operationsOf } = ctx;
   const out: { page: Page; info: ApiPageInfo }[] = [];
   for (const fm of plan.frontMatter.values()) {
     if (++turns.made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
@@ -273,6 +280,7 @@ async function documentedPages(plan: ApiPagePlan, pages: ReadonlyMap<string, Pag
         method: fm.operation.method,
         path: fm.operation.path,
         servers: fm.operation.servers,
+        specOperations: operationsOf(fm.spec),
         playground,
         anchors: parameterAnchors(fm.operation, new SchemaBudget(schemaNodes())),
         schemaNodes: schemaNodes(),
@@ -289,6 +297,8 @@ interface PlannedContext {
   readonly plainPlayground: PlaygroundSettings;
   readonly documenting: ReadonlyMap<string, { readonly groups: readonly string[] }>;
   readonly shares: SchemaShares;
+  /** The spec's operations (`ApiPageInfo.specOperations`), one list per spec. */
+  readonly operationsOf: (spec: ApiSpec) => readonly SpecOperation[];
 }
 
 /** A planned operation's or channel's page: its parts (front matter now, body when first read),
@@ -321,7 +331,7 @@ function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: Pa
   const parts: PageParts = operationPageParts(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata, schemaNodes: () => shares.nodes(item.spec.source, (access ??= generatedAccess(parts))) });
   const info = (schemaNodes: number): ApiPageInfo =>
     lazyAnchors(
-      { pagePath: planned.pagePath, generated: true, kind: op.kind, source: item.spec.source, method: op.method, path: op.path, servers: op.servers, playground, schemaNodes },
+      { pagePath: planned.pagePath, generated: true, kind: op.kind, source: item.spec.source, method: op.method, path: op.path, servers: op.servers, specOperations: ctx.operationsOf(item.spec), playground, schemaNodes },
       () => parameterAnchors(op, new SchemaBudget(schemaNodes)),
     );
   return { parts, info };
