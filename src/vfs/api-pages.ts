@@ -40,6 +40,7 @@ import type { ApiPageInfo, SiteApi, SpecOperation } from "./site-api.js";
 import { appendAll } from "../arrays.js";
 import { LIMITS } from "../limits.js";
 import { nextTurn } from "../turns.js";
+import { RenderKeys } from "./render-keys.js";
 import { SchemaShares } from "./schema-shares.js";
 import { generatedAccess, type MadePage, SpecPageMaker, type SpecTimes } from "./spec-pages.js";
 
@@ -186,7 +187,8 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     if (list === undefined) specOperations.set(spec, (list = spec.operations.filter((o) => o.kind === "operation").map((o) => ({ method: o.method, path: o.path }))));
     return list;
   };
-  const planned = [...plan.pages, ...plan.behind].map((p) => ({ planned: p, ...plannedParts(p, { settings, plainPlayground, documenting, shares, operationsOf }) }));
+  const renderKeys = new RenderKeys(cache.specs);
+  const planned = [...plan.pages, ...plan.behind].map((p) => ({ planned: p, ...plannedParts(p, { settings, plainPlayground, documenting, shares, operationsOf, renderKeys }) }));
   for (const { planned: p, parts } of planned) shares.add(p.item.spec.source, generatedAccess(parts));
   const documentedBy = [{ plan, pages: diskPages }, ...layerPlans.map((p, i) => ({ plan: p, pages: (layers[i] as PageReferences).pages }))];
   for (const { plan: by, pages: table } of documentedBy) {
@@ -200,10 +202,12 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     }
   }
   const turns = { made: 0 };
-  for (const { planned: p, parts, info: infoOf } of planned) {
+  for (const { planned: p, parts, info: infoOf, renderKey } of planned) {
     if (++turns.made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
-    const page = maker.generated(p.pagePath, parts, p.item.spec.source);
-    const info = infoOf(shares.nodes(p.item.spec.source, page.file.access));
+    // Its share, known now every page is counted: what its body is rendered with.
+    const nodes = shares.nodes(p.item.spec.source, generatedAccess(parts));
+    const page = maker.generated(p.pagePath, parts, p.item.spec.source, renderKey(nodes));
+    const info = infoOf(nodes);
     // The navigation entry's place is the path's, whichever page a reader gets there.
     if (p.placement !== undefined) placements.set(p.pagePath, p.placement);
     if (plan.behind.includes(p)) {
@@ -299,11 +303,12 @@ interface PlannedContext {
   readonly shares: SchemaShares;
   /** The spec's operations (`ApiPageInfo.specOperations`), one list per spec. */
   readonly operationsOf: (spec: ApiSpec) => readonly SpecOperation[];
+  readonly renderKeys: RenderKeys;
 }
 
 /** A planned operation's or channel's page: its parts (front matter now, body when first read),
  *  and its facts once its schema budget is known. */
-function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: PageParts; info: (schemaNodes: number) => ApiPageInfo } {
+function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: PageParts; info: (schemaNodes: number) => ApiPageInfo; renderKey: (schemaNodes: number) => string | undefined } {
   const { settings, shares } = ctx;
   const item = planned.item;
   if (item.kind !== "operation") {
@@ -321,7 +326,7 @@ function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: Pa
       anchors: item.channel.parameters.map((p) => ({ in: "channel", name: p.name, anchor: p.name })),
       schemaNodes,
     });
-    return { parts, info };
+    return { parts, info, renderKey: (schemaNodes) => ctx.renderKeys.channel(item.spec, item.channel, planned.pagePath, schemaNodes) };
   }
   const op = item.operation;
   const own = { ...(op.extension?.metadata ?? {}), ...(op.hidden ? { noindex: true } : {}) };
@@ -334,7 +339,8 @@ function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: Pa
       { pagePath: planned.pagePath, generated: true, kind: op.kind, source: item.spec.source, method: op.method, path: op.path, servers: op.servers, specOperations: ctx.operationsOf(item.spec), playground, schemaNodes },
       () => parameterAnchors(op, new SchemaBudget(schemaNodes)),
     );
-  return { parts, info };
+  const renderKey = (schemaNodes: number): string | undefined => ctx.renderKeys.operation(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata }, schemaNodes);
+  return { parts, info, renderKey };
 }
 
 /** A table of pages and what their front matter names: an operation, a schema, a channel. */
