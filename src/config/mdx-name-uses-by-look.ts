@@ -69,7 +69,7 @@ function tagName(text: string, at: number): string {
 }
 
 /** Code spans (a run of backticks to the next run as long, within a paragraph) outside `skipped`. */
-function codeSpans(text: string, bodyStart: number, skipped: readonly Range[]): Range[] {
+export function codeSpans(text: string, bodyStart: number, skipped: readonly Range[]): Range[] {
   const out: Range[] = [];
   const re = /(`+)(?:(?!\n[ \t]*\n)[\s\S])*?(?<!`)\1(?!`)/g;
   re.lastIndex = bodyStart;

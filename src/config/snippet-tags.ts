@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { codeRanges, insideRanges } from "./code-ranges.js";
 
 /**
  * The platform's older way to reuse a snippet, still written by real sites (upstash: 90 uses,
@@ -51,12 +52,28 @@ export interface SnippetTag {
   readonly attributes: string;
 }
 
-/** The `<Snippet>` tags of `text` from `from` on (after a page's front matter), in order. */
+/**
+ * The `<Snippet>` tags of `text` from `from` on (after a page's front matter), in order: the one
+ * reading of which tags are snippets, for search's text, the reader's copy and the HTML page
+ * (`vfs/snippet-target.ts` and its callers). A tag written as code, in a code span
+ * (`` `<Snippet file="a.mdx" />` ``) or a fenced block (`codeRanges`), is no tag: the page shows
+ * it as text, as the platform does, so it is never included, nor cut from a reader's copy.
+ */
 export function snippetTags(text: string, from = 0): SnippetTag[] {
   if (!mayHaveSnippetTag(text)) return [];
   const out: SnippetTag[] = [];
+  let code: ReturnType<typeof codeRanges> | undefined;
   const re = new RegExp(SNIPPET_TAG_RE.source, "g");
   re.lastIndex = from;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push({ start: m.index, end: m.index + m[0].length, attributes: m[1] ?? "" });
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    code ??= codeRanges(text, from);
+    if (insideRanges(code, m.index)) {
+      // A tag's text in code may hold the start of a real tag after the span ends: read on from
+      // just after this `<`, not after the whole match.
+      re.lastIndex = m.index + 1;
+      continue;
+    }
+    out.push({ start: m.index, end: m.index + m[0].length, attributes: m[1] ?? "" });
+  }
   return out;
 }

@@ -479,7 +479,7 @@ export class DocsRuntime {
         // process's peak at 50,000 pages is this write, while the first commands run.
         if (site.pages.size > LIMITS.load.announcedPages) collectGarbage();
         try {
-          save.write = cache.write(this.loaded, this.index.state(this.preparedReader), this.loadStarted, this.loaded.configFiles, () => this.site === site);
+          save.write = cache.write(this.loaded, this.index.state(this.preparedReader), this.loadStarted, this.loaded.cacheConfigFiles, () => this.site === site);
         } catch (error) {
           this.log(`search cache not written: ${(error as Error).message}`);
           return settle(false);
@@ -555,6 +555,11 @@ export class DocsRuntime {
   /** What the initial index build did, once complete. */
   get indexBuild(): IndexBuild | undefined {
     return this.built;
+  }
+
+  /** The pages the last build or reload indexed and removed, by key (`SearchIndex.lastSync`). */
+  get lastIndexSync(): SearchIndex["lastSync"] {
+    return this.index.lastSync;
   }
 
   /** Saved pages whose analysis was made in a worker thread, not on the thread answering

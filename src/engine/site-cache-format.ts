@@ -159,6 +159,7 @@ export const CHUNKED: readonly (readonly string[])[] = [
   ["index", "index", "pageUnits", "groups"],
   ["index", "vocabulary"],
   ["index", "sums"],
+  ["index", "inputs"],
   ["docs", "navPages"],
   ["folders", "rels"],
   ["folders", "entries"],

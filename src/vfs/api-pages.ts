@@ -36,10 +36,11 @@ import { type Access, accessOfMeta, readersCover, restrictingGroups } from "./ac
 import type { Page } from "./page.js";
 import { indexPathOf } from "./page-routes.js";
 import type { SiteFile } from "./site-file.js";
-import type { ApiPageInfo, SiteApi } from "./site-api.js";
+import type { ApiPageInfo, SiteApi, SpecOperation } from "./site-api.js";
 import { appendAll } from "../arrays.js";
 import { LIMITS } from "../limits.js";
 import { nextTurn } from "../turns.js";
+import { RenderKeys } from "./render-keys.js";
 import { SchemaShares } from "./schema-shares.js";
 import { generatedAccess, type MadePage, SpecPageMaker, type SpecTimes } from "./spec-pages.js";
 
@@ -180,7 +181,14 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   // Every page's schema budget is its share among the spec's pages its readers read (`SchemaShares`):
   // count them all before any body renders (bodies ask for their share when first read).
   const shares = new SchemaShares();
-  const planned = [...plan.pages, ...plan.behind].map((p) => ({ planned: p, ...plannedParts(p, { settings, plainPlayground, documenting, shares }) }));
+  const specOperations = new Map<ApiSpec, readonly SpecOperation[]>();
+  const operationsOf = (spec: ApiSpec): readonly SpecOperation[] => {
+    let list = specOperations.get(spec);
+    if (list === undefined) specOperations.set(spec, (list = spec.operations.filter((o) => o.kind === "operation").map((o) => ({ method: o.method, path: o.path }))));
+    return list;
+  };
+  const renderKeys = new RenderKeys(cache.specs);
+  const planned = [...plan.pages, ...plan.behind].map((p) => ({ planned: p, ...plannedParts(p, { settings, plainPlayground, documenting, shares, operationsOf, renderKeys }) }));
   for (const { planned: p, parts } of planned) shares.add(p.item.spec.source, generatedAccess(parts));
   const documentedBy = [{ plan, pages: diskPages }, ...layerPlans.map((p, i) => ({ plan: p, pages: (layers[i] as PageReferences).pages }))];
   for (const { plan: by, pages: table } of documentedBy) {
@@ -194,10 +202,12 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     }
   }
   const turns = { made: 0 };
-  for (const { planned: p, parts, info: infoOf } of planned) {
+  for (const { planned: p, parts, info: infoOf, renderKey } of planned) {
     if (++turns.made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
-    const page = maker.generated(p.pagePath, parts, p.item.spec.source);
-    const info = infoOf(shares.nodes(p.item.spec.source, page.file.access));
+    // Its share, known now every page is counted: what its body is rendered with.
+    const nodes = shares.nodes(p.item.spec.source, generatedAccess(parts));
+    const page = maker.generated(p.pagePath, parts, p.item.spec.source, renderKey(nodes));
+    const info = infoOf(nodes);
     // The navigation entry's place is the path's, whichever page a reader gets there.
     if (p.placement !== undefined) placements.set(p.pagePath, p.placement);
     if (plan.behind.includes(p)) {
@@ -209,7 +219,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
     pages.push(page);
     infos.set(p.pagePath, info);
   }
-  const made: DocumentedContext = { settings, maker, shares, diagnostics, turns };
+  const made: DocumentedContext = { settings, maker, shares, diagnostics, turns, operationsOf };
   const documented: Page[] = [];
   for (const { page, info } of await documentedPages(plan, diskPages, made)) {
     documented.push(page);
@@ -241,12 +251,13 @@ interface DocumentedContext {
   readonly shares: SchemaShares;
   readonly diagnostics: Diagnostic[];
   readonly turns: { made: number };
+  readonly operationsOf: (spec: ApiSpec) => readonly SpecOperation[];
 }
 
 /** The pages of `pages` whose front matter `openapi` the plan matched, with the operation's
  *  reference shown after the prose, and their facts; a warning for each that cannot show it. */
 async function documentedPages(plan: ApiPagePlan, pages: ReadonlyMap<string, Page>, ctx: DocumentedContext): Promise<{ page: Page; info: ApiPageInfo }[]> {
-  const { settings, maker, shares, diagnostics, turns } = ctx;
+  const { settings, maker, shares, diagnostics, turns, operationsOf } = ctx;
   const out: { page: Page; info: ApiPageInfo }[] = [];
   for (const fm of plan.frontMatter.values()) {
     if (++turns.made % LIMITS.api.pagesPerTurn === 0) await nextTurn();
@@ -273,6 +284,7 @@ async function documentedPages(plan: ApiPagePlan, pages: ReadonlyMap<string, Pag
         method: fm.operation.method,
         path: fm.operation.path,
         servers: fm.operation.servers,
+        specOperations: operationsOf(fm.spec),
         playground,
         anchors: parameterAnchors(fm.operation, new SchemaBudget(schemaNodes())),
         schemaNodes: schemaNodes(),
@@ -289,11 +301,14 @@ interface PlannedContext {
   readonly plainPlayground: PlaygroundSettings;
   readonly documenting: ReadonlyMap<string, { readonly groups: readonly string[] }>;
   readonly shares: SchemaShares;
+  /** The spec's operations (`ApiPageInfo.specOperations`), one list per spec. */
+  readonly operationsOf: (spec: ApiSpec) => readonly SpecOperation[];
+  readonly renderKeys: RenderKeys;
 }
 
 /** A planned operation's or channel's page: its parts (front matter now, body when first read),
  *  and its facts once its schema budget is known. */
-function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: PageParts; info: (schemaNodes: number) => ApiPageInfo } {
+function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: PageParts; info: (schemaNodes: number) => ApiPageInfo; renderKey: (schemaNodes: number) => string | undefined } {
   const { settings, shares } = ctx;
   const item = planned.item;
   if (item.kind !== "operation") {
@@ -311,7 +326,7 @@ function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: Pa
       anchors: item.channel.parameters.map((p) => ({ in: "channel", name: p.name, anchor: p.name })),
       schemaNodes,
     });
-    return { parts, info };
+    return { parts, info, renderKey: (schemaNodes) => ctx.renderKeys.channel(item.spec, item.channel, planned.pagePath, schemaNodes) };
   }
   const op = item.operation;
   const own = { ...(op.extension?.metadata ?? {}), ...(op.hidden ? { noindex: true } : {}) };
@@ -321,10 +336,11 @@ function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: Pa
   const parts: PageParts = operationPageParts(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata, schemaNodes: () => shares.nodes(item.spec.source, (access ??= generatedAccess(parts))) });
   const info = (schemaNodes: number): ApiPageInfo =>
     lazyAnchors(
-      { pagePath: planned.pagePath, generated: true, kind: op.kind, source: item.spec.source, method: op.method, path: op.path, servers: op.servers, playground, schemaNodes },
+      { pagePath: planned.pagePath, generated: true, kind: op.kind, source: item.spec.source, method: op.method, path: op.path, servers: op.servers, specOperations: ctx.operationsOf(item.spec), playground, schemaNodes },
       () => parameterAnchors(op, new SchemaBudget(schemaNodes)),
     );
-  return { parts, info };
+  const renderKey = (schemaNodes: number): string | undefined => ctx.renderKeys.operation(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata }, schemaNodes);
+  return { parts, info, renderKey };
 }
 
 /** A table of pages and what their front matter names: an operation, a schema, a channel. */

@@ -49,6 +49,12 @@ export interface LoadedSite {
   /** Repo-relative files whose change means a full reload (docs.json, `$ref`s, ignore files, specs;
    *  and the real files of those read through a link). */
   readonly configFiles: ReadonlySet<string>;
+  /** Those of `configFiles` whose change makes the persistent cache stale: docs.json, its
+   *  `$ref`s, the ignore files and the links on the way to them. Not the specs and the files their
+   *  `$ref`s read: every load makes the API pages again from them, and the search index takes a
+   *  cached page whose sum is the new page's (`SearchIndex.adopt`), so an edit to one operation
+   *  indexes that operation's page alone, where a stale cache indexed the whole site again. */
+  readonly cacheConfigFiles: ReadonlySet<string>;
   /** Pages read through a link inside the root: the link paths by real path, so that an edit of
    *  the real file reloads them too. */
   readonly links: ReadonlyMap<string, readonly string[]>;
@@ -326,10 +332,12 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // And every link met on the way to one (a folder link among its parents, a middle link of a
   // chain): retargeting it changes what was read as much as an edit does (adversary round 11 F1).
   for (const rel of [...configFiles]) for (const link of linksOnTheWay(root, rel)) configFiles.add(link);
+  const cacheConfigFiles = new Set<string>([...docs.files, ...IGNORE_FILES, ...(ignore.linkTargets ?? []), ...docs.linkTargets]);
+  for (const rel of [...cacheConfigFiles]) for (const link of linksOnTheWay(root, rel)) cacheConfigFiles.add(link);
   const read = !keptLastGood && docs.config !== undefined && docs.document !== undefined ? { diagnostics: docs.diagnostics, files: docs.files, linkTargets: docs.linkTargets, ...(docs.refsRead !== undefined ? { refsRead: docs.refsRead } : {}), config: docs.config, document: docs.document } : undefined;
   // A kept configuration keeps the files it was read from.
   const configRefs = previous !== undefined && config === previous.site.config ? previous.configRefs : docs.refsRead;
-  return { site, ignore, configFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}), ...(configRefs !== undefined ? { configRefs } : {}) };
+  return { site, ignore, configFiles, cacheConfigFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}), ...(configRefs !== undefined ? { configRefs } : {}) };
 }
 
 /** The configuration a load serves: docs.json's, else the last good one, else what can be read of
@@ -563,7 +571,7 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
 export async function reloadReplacedRoot(prev: LoadedSite, log: LoadLog = () => {}): Promise<LoadedSite> {
   const { apiCache: _specs, pageStats: _stats, folders: _folders, docs: _docs, ...rest } = prev;
   const { shadowed: _shadowed, variants: _variants, ...site } = prev.site;
-  const bare: LoadedSite = { ...rest, configFiles: new Set(), links: new Map(), site: { ...site, files: new Map(), pages: new Map() } };
+  const bare: LoadedSite = { ...rest, configFiles: new Set(), cacheConfigFiles: new Set(), links: new Map(), site: { ...site, files: new Map(), pages: new Map() } };
   const next = await loadSite(prev.site.root, log, bare, prev.options);
   const known = new Set(prev.site.diagnostics.map(formatDiagnostic));
   for (const d of next.site.diagnostics) if (!known.has(formatDiagnostic(d))) log(formatDiagnostic(d));

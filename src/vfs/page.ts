@@ -17,6 +17,10 @@ export interface Page {
   readonly bodyLine: number;
   /** True for pages generated from an OpenAPI/AsyncAPI spec (no file on disk). */
   readonly generated: boolean;
+  /** For a generated page: a SHA-256 of everything its text is rendered from (`RenderKeys`),
+   *  when known; two pages with one key have one text, so it stands for the text unrendered. A
+   *  page kept from an earlier load (`SpecPageMaker`) keeps the key it was made with. */
+  readonly renderKey?: string;
   /** For an MDX page shown with the operation it documents (front matter `openapi`): the page
    *  as read from disk, before the operation's reference was appended. */
   readonly authored?: Page;

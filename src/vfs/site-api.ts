@@ -20,10 +20,21 @@ export interface ApiPageInfo {
   readonly path: string;
   /** Base URLs the relay may call for this page (the spec's servers). */
   readonly servers: readonly string[];
+  /** Every operation of the page's spec (not its webhooks), whoever may read it: what the relay
+   *  compares a path with escaped slashes against as an API that decodes them before it routes
+   *  would read it, so that no page carries a call to another operation (`operationServer`).
+   *  One list per spec; unset for a channel. */
+  readonly specOperations?: readonly SpecOperation[];
   readonly playground: PlaygroundSettings;
   readonly anchors: readonly ParameterAnchor[];
   /** The schema nodes the page shows at most (`SchemaShares`): its HTML is cut where its text is. */
   readonly schemaNodes: number;
+}
+
+/** An operation of a spec as the relay routes it: its method and path template. */
+export interface SpecOperation {
+  readonly method: string;
+  readonly path: string;
 }
 
 /** API reference state of a site: the plan (for `check`/`nav`), settings, and page facts. */

@@ -50,10 +50,10 @@ export class SpecPageMaker {
   ) {}
 
   /** An operation's or channel's own page, its body rendered when first read. */
-  generated(pagePath: string, parts: PageParts, source: string): Page {
+  generated(pagePath: string, parts: PageParts, source: string, renderKey?: string): Page {
     const basis = frontMatterBlock(parts.frontMatter);
     const kept = this.kept(pagePath, basis, parts.body);
-    return this.record(pagePath, kept.page ?? generatedPage(pagePath, parts, basis, this.timeOf(source), kept.rendered));
+    return this.record(pagePath, kept.page ?? generatedPage(pagePath, parts, basis, this.timeOf(source), kept.rendered, renderKey));
   }
 
   /** The author's page followed by a reference (an operation's, a schema's, a channel's). */
@@ -120,7 +120,7 @@ function pinned(time: SpecTime, access: Access, from: (specTime: Date | null) =>
  * costs ~250 ms. The front matter is known without rendering: each value is written as JSON, so
  * what a YAML parser reads back is the JSON value (a test compares with parsing the text).
  */
-function generatedPage(pagePath: string, parts: PageParts, frontMatterText: string, time: SpecTime, rendered: string | undefined): MadePage {
+function generatedPage(pagePath: string, parts: PageParts, frontMatterText: string, time: SpecTime, rendered: string | undefined, renderKey: string | undefined): MadePage {
   const frontMatter = frontMatterOf(parts);
   const meta = readPageMeta(frontMatter);
   const access = accessOfMeta(meta);
@@ -168,6 +168,7 @@ function generatedPage(pagePath: string, parts: PageParts, frontMatterText: stri
     // The body starts on the line after the closing `---`.
     bodyLine: parts.frontMatter.length + 3,
     generated: true,
+    ...(renderKey !== undefined ? { renderKey } : {}),
     schemaCut: () => {
       bodyOf();
       return cut;

@@ -52,7 +52,7 @@ beforeAll(async () => {
       } else if (path === "/v1/big") {
         res.writeHead(200, { "content-type": "text/plain" });
         res.end("x".repeat(5000));
-      } else if (path.startsWith("/v1/doors/") || path === "/v2/pub") {
+      } else if (path.startsWith("/v1/doors/") || path.startsWith("/v1/files/") || path === "/v2/pub") {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ reached: req.url }));
       } else if (path === "/v1/slow") {
@@ -73,7 +73,7 @@ beforeAll(async () => {
           { group: "Public", openapi: "public.json", pages: ["GET /users"] },
           { group: "Members", openapi: "members.json", pages: ["auth"] },
           { group: "Odd", openapi: "odd.json", pages: ["GET /users", "GET /hosts"] },
-          { group: "Ops", openapi: "ops.json", pages: ["GET /pub", "DELETE /admin/vault", "GET /doors/{door}/keys/{key}", "webhook door.opened"] },
+          { group: "Ops", openapi: "ops.json", pages: ["GET /pub", "DELETE /admin/vault", "GET /doors/{door}/keys/{key}", "webhook door.opened", "GET /files/{path}", "GET /files/{dir}/secret"] },
         ],
       },
     },
@@ -117,6 +117,10 @@ beforeAll(async () => {
         "/pub": { get: op("Public op") },
         "/admin/vault": { delete: { ...op("Wipe the vault"), "x-svc": { metadata: { groups: ["staff"] } } } },
         "/doors/{door}/keys/{key}": { get: op("Door key") },
+        // A file path as one parameter, and a staff-only operation an API that decodes "%2F"
+        // before it routes would read `/files/a%2Fsecret` as.
+        "/files/{path}": { get: op("Read file") },
+        "/files/{dir}/secret": { get: { ...op("Staff file"), "x-svc": { metadata: { groups: ["staff"] } } } },
       },
       webhooks: { "door.opened": { post: op("Door opened") } },
     },
@@ -386,10 +390,51 @@ describe("POST /_svc/api/request", () => {
     expect(await post({ page, method: "POST", url: local("/doors/front/keys/k") })).toEqual(refused(`the method POST is not the one of ${operation}`));
     // Another public operation's path through this page.
     expect(await post({ page, method: "GET", url: local("/pub") })).toEqual(refused(`the path /pub is not the one of ${operation}`));
-    for (const path of ["/doors//keys/k", "/doors/front/keys/", "/doors/front/keys/k/", "/doors/front/keys/k/extra", "/doors/a%2Fb/keys/k", "/doors/a%5Cb/keys/k", "/Doors/front/keys/k"]) {
+    for (const path of ["/doors//keys/k", "/doors/front/keys/", "/doors/front/keys/k/", "/doors/front/keys/k/extra", "/doors/a/b/keys/k", "/Doors/front/keys/k"]) {
       expect([path, await post({ page, method: "GET", url: local(path) })]).toEqual([path, refused(`the path ${path} is not the one of ${operation}`)]);
     }
     expect(seen.length).toBe(before);
+  });
+
+  it("sends an escaped slash in a {param} as written: one segment, the upstream gets the bytes the caller wrote", async () => {
+    const page = "/api-reference/t/read-file";
+    const reached = (url: string) => ({ status: 200, statusText: "OK", headers: { "content-type": "application/json", date: expect.any(String) }, contentType: "application/json", kind: "code", body: JSON.stringify({ reached: url }), encoding: "utf8" });
+    for (const path of ["/files/a%2Fb.txt", "/files/docs%2Fguides%2Fsetup.md", "/files/a%2fb.txt", "/files/a%5Cb.txt", "/files/a%252Fb.txt"]) {
+      expect([path, (await post({ page, method: "GET", url: local(path) })).json]).toEqual([path, reached(`/v1${path}`)]);
+      expect(seen.at(-1)?.url).toBe(`/v1${path}`);
+    }
+    expect((await post({ page: "/api-reference/t/door-key", method: "GET", url: local("/doors/a%2Fb/keys/k%5Cc") })).json).toEqual(reached("/v1/doors/a%2Fb/keys/k%5Cc"));
+    expect(seen.at(-1)?.url).toBe("/v1/doors/a%2Fb/keys/k%5Cc");
+  });
+
+  it("refuses a path that reaches another operation through a {param}: raw slashes, .., %2e%2e, an escaped or double-escaped slash read as another operation's path", async () => {
+    const page = "/api-reference/t/read-file";
+    const refused = (path: string) => ({
+      status: 403,
+      json: { error: { code: "not_page_operation", message: `the path ${path} is not the one of ${page}'s operation (GET /files/{path}); the relay sends only the page's own operation` } },
+    });
+    const before = seen.length;
+    for (const [path, shown] of [
+      // Raw slashes: more segments than the template has.
+      ["/files/a/b.txt", "/files/a/b.txt"],
+      ["/files/a/secret", "/files/a/secret"],
+      // Dot segments are resolved as the request would be sent: the staff operation, the public one.
+      ["/files/x/../../admin/vault", "/admin/vault"],
+      ["/files/%2e%2e/pub", "/pub"],
+      ["/files/x/%2E%2E/%2e%2e/admin/vault", "/admin/vault"],
+      // One segment as written, the staff operation's path to an API that decodes "%2F" (once, twice, three times) or "%5C".
+      ["/files/a%2Fsecret", "/files/a%2Fsecret"],
+      ["/files/a%2fsecret", "/files/a%2Fsecret"],
+      ["/files/a%5Csecret", "/files/a%5Csecret"],
+      ["/files/a%252Fsecret", "/files/a%252Fsecret"],
+      ["/files/a%25252Fsecret", "/files/a%25252Fsecret"],
+    ] as const) {
+      expect([path, await post({ page, method: "GET", url: local(path) })]).toEqual([path, refused(shown)]);
+    }
+    // The same answer to staff, who may read the operation: the relay sends it through its own page only.
+    expect(await post({ page, method: "GET", url: local("/files/a%2Fsecret") }, { "x-test-groups": "staff" })).toEqual(refused("/files/a%2Fsecret"));
+    expect(seen.length).toBe(before);
+    expect((await post({ page: "/api-reference/t/staff-file", method: "GET", url: local("/files/a/secret") }, { "x-test-groups": "staff" })).json.status).toBe(200);
   });
 
   it("sends nothing in a webhook page's name: the API sends a webhook", async () => {

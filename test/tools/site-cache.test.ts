@@ -42,7 +42,7 @@ async function start(
   dir: string,
   queries: readonly string[],
   options: { code?: () => string; filters?: readonly { version?: string; language?: string }[]; prepare?: boolean; seal?: CacheSeal; readers?: readonly (readonly string[])[] } = {},
-): Promise<{ logs: string[]; build: IndexBuild | undefined; hits: unknown[]; config: SiteConfig; diagnostics: readonly Diagnostic[] }> {
+): Promise<{ logs: string[]; build: IndexBuild | undefined; synced: DocsRuntime["lastIndexSync"]; hits: unknown[]; config: SiteConfig; diagnostics: readonly Diagnostic[] }> {
   const logs: string[] = [];
   const log = (m: string): number => logs.push(m);
   const siteCache = new SiteCache({ seal: options.seal ?? TEST_SEAL, dir, root, log, ...(options.code !== undefined ? { code: options.code } : {}) });
@@ -63,10 +63,12 @@ async function start(
     }
   }
   const build = runtime.indexBuild;
+  // Searches index no page: what the start's build indexed.
+  const synced = runtime.lastIndexSync;
   const { config, diagnostics } = runtime.site;
   // Closing writes the cache at once (a server writes it a moment after it is ready).
   await runtime.close();
-  return { logs, build, hits, config, diagnostics };
+  return { logs, build, synced, hits, config, diagnostics };
 }
 
 const siteFiles = (dir: string): string[] => (existsSync(join(dir, "sites")) ? readdirSync(join(dir, "sites")) : []);
@@ -190,13 +192,19 @@ describe("the site cache", () => {
     const queries = ["open the vault", "VAULT-OPEN-93", "VAULT-SHUT-12", "partner rates"];
     const readers = [["staff"]];
     const cold = await start(root, dir, queries, { readers });
-    const file = join(dir, "sites", siteFiles(dir)[0] as string);
     const spec = join(root, "api", "store.yaml");
     writeFileSync(spec, readFileSync(spec, "utf8").replace("Open the vault VAULT-OPEN-93", "Open the vault VAULT-SHUT-12"));
+    // Another operation's response too: its page keeps its path.
+    writeFileSync(spec, readFileSync(spec, "utf8").replace("description: Purged", "description: Purged at once"));
     const warm = await start(root, dir, queries, { readers });
-    // A spec is read with docs.json: its change makes the whole cache stale, as docs.json's does.
-    expect(warm.build).toEqual({ fromCache: false, added: 14, removed: 0 });
-    expect(warm.logs).toEqual([`search cache ${file} is out of date (api/store.yaml changed): reading and indexing the site again`]);
+    // The cache stands: the pages of the two operations edited are indexed again, and no other
+    // (the spec's other pages, other specs' pages and the MDX pages are restored as they were).
+    expect(warm.build).toEqual({ fromCache: true, added: 2, removed: 2 });
+    expect(warm.synced).toEqual({
+      added: ["/api-reference/orders/purge-orders-vault-purge-40", "/api-reference/vault/open-the-vault-vault-shut-12"],
+      removed: ["/api-reference/orders/purge-orders-vault-purge-40", "/api-reference/vault/open-the-vault-vault-open-93"],
+    });
+    expect(warm.logs).toEqual([]);
     expect(warm.hits).toEqual((await start(root, temp("svc-no-cache-"), queries, { readers })).hits);
     expect(warm.hits).not.toEqual(cold.hits);
     expect(JSON.stringify(cold.hits)).toContain('"/api-reference/vault/open-the-vault-vault-open-93"');
@@ -204,6 +212,38 @@ describe("the site cache", () => {
     expect(JSON.stringify(warm.hits)).not.toContain('"/api-reference/vault/open-the-vault-vault-open-93"');
     // The edit is in the cache now: the next start indexes nothing.
     expect((await start(root, dir, queries, { readers })).build).toEqual({ fromCache: true, added: 0, removed: 0 });
+  });
+
+  it("a spec edited while a server started from the cache watches it: the pages of the operations edited are indexed again, no other", async () => {
+    const root = temp("svc-site-api-");
+    cpSync(fixture("restricted-parts"), root, { recursive: true });
+    ageFiles(root);
+    const dir = temp("svc-site-cache-");
+    await start(root, dir, []);
+    const runtime = await DocsRuntime.load({ root, log: () => {}, siteCache: new SiteCache({ seal: TEST_SEAL, dir, root, log: () => {} }), searchCache: 0 });
+    try {
+      await runtime.whenIndexed();
+      expect(runtime.indexBuild).toEqual({ fromCache: true, added: 0, removed: 0 });
+      await runtime.watch();
+      const reloaded = new Promise<void>((resolve) => runtime.onChange(() => resolve()));
+      const spec = join(root, "api", "store.yaml");
+      writeFileSync(spec, readFileSync(spec, "utf8").replace("Open the vault VAULT-OPEN-93", "Open the vault VAULT-SHUT-12").replace("description: Purged", "description: Purged at once"));
+      await reloaded;
+      expect(runtime.lastIndexSync).toEqual({
+        added: ["/api-reference/orders/purge-orders-vault-purge-40", "/api-reference/vault/open-the-vault-vault-shut-12"],
+        removed: ["/api-reference/orders/purge-orders-vault-purge-40", "/api-reference/vault/open-the-vault-vault-open-93"],
+      });
+      // Answered as a start without the cache answers the edited site.
+      const staff = localContext(readerWithGroups(["staff"]));
+      const found = (await runtime.search(staff, { query: "VAULT-SHUT-12" })).map((h) => [h.page.path, h.score, h.snippet]);
+      const fresh = await DocsRuntime.load({ root, log: () => {}, searchCache: 0 });
+      await fresh.whenIndexed();
+      expect(found).toEqual((await fresh.search(staff, { query: "VAULT-SHUT-12" })).map((h) => [h.page.path, h.score, h.snippet]));
+      await fresh.close();
+      expect(found[0]?.[0]).toBe("/api-reference/vault/open-the-vault-vault-shut-12");
+    } finally {
+      await runtime.close();
+    }
   });
 
   it("texts the load holds as UTF-8 (mostly ASCII with a dash) are stored as those bytes, not as two-byte strings, and read back the same", async () => {

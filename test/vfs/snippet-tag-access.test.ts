@@ -183,3 +183,47 @@ describe("an include in an operation's description (adversary round 55 F4)", () 
     expect(await hits(runtime, ANONYMOUS, "emu")).toEqual([]);
   });
 });
+
+describe("a `<Snippet file>` tag written as code: in a code span or a fenced code block", () => {
+  const page = [
+    "---",
+    "title: Tag",
+    "---",
+    "",
+    "# Tag",
+    "",
+    'Intro words: write `<Snippet file="nightingale.mdx" />` to reuse a snippet.',
+    "",
+    "```mdx",
+    '<Snippet file="nightingale.mdx" />',
+    "```",
+    "",
+    "Outro words.",
+    "",
+  ].join("\n");
+  const queries = ["intro words", "reuse snippet", "publicquark", "zebraquark"];
+
+  it.each([
+    ["a snippet every reader may read", "The public PUBLICQUARK text.\n"],
+    ["a snippet only staff may read", SECRET],
+  ])("naming %s: shown as text and included nowhere, for every reader as on the site without the snippet", async (_label, snippet) => {
+    const withIt = await load({ "docs.json": DOCS_JSON, "guides/tag.mdx": page, "_snippets/nightingale.mdx": snippet });
+    const reference = await load({ "docs.json": DOCS_JSON, "guides/tag.mdx": page });
+    for (const reader of [ANONYMOUS, STAFF]) {
+      const got = await surfaces(withIt, reader, queries);
+      expect(got).toEqual(await surfaces(reference, reader, queries));
+      const size = Buffer.byteLength(page);
+      expect(got.shell).toEqual({
+        stdout: `${page}${size} /guides/tag.mdx\n-r--r--r-- 1 root root ${size} Dec  6 10:00 /guides/tag.mdx\n/guides/tag.mdx:7:Intro words: write \`<Snippet file="nightingale.mdx" />\` to reuse a snippet.\n/guides/tag.mdx:10:<Snippet file="nightingale.mdx" />\n`,
+        stderr: "",
+        exitCode: 0,
+        truncated: false,
+      });
+      expect(await hits(withIt, reader, "publicquark")).toEqual([]);
+      expect(await hits(withIt, reader, "zebraquark")).toEqual([]);
+      expect(await hits(withIt, reader, "intro words")).toEqual([["/guides/tag", 'Intro words: write <Snippet file="nightingale.mdx" /> to reuse a snippet. <Snippet file="nightingale.mdx" /> Outro words.']]);
+      expect(got.html.text).toContain('<p>Intro words: write <code>&#x3C;Snippet file="nightingale.mdx" /></code> to reuse a snippet.</p>');
+      expect(got.html.text).not.toMatch(/PUBLICQUARK|ZEBRAQUARK/);
+    }
+  });
+});

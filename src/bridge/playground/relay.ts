@@ -18,7 +18,7 @@ import { type RelayPlaceKeeper, RelayPlaces } from "./relay-places.js";
 import { isLocalHost, specialAddress } from "../middleware/address-policy.js";
 import { decodeBody, unsupportedCharsetMessage } from "../middleware/body-charset.js";
 import { RelayRequest, type RelayResponse, renderKind } from "./relay-request.js";
-import { compileOperationPath, compileServer, hidesDotSegment, pathBelow, type ServerPattern, underServer } from "./server-match.js";
+import { compileOperationPath, compileServer, hidesDotSegment, pathBelow, type ServerPattern, slashReadings, underServer } from "./server-match.js";
 
 /** `dns.lookup` with `all: true`, as the relay calls it (tests map names to loopback). */
 export type LookupAll = (hostname: string) => Promise<readonly LookupAddress[]>;
@@ -244,11 +244,29 @@ function operationServer(page: ApiPageInfo, method: string, target: URL, servers
   const template = compileOperationPath(page.path);
   const server = template === undefined ? undefined : servers.find((s) => {
           const below = pathBelow(target, s);
-          return below !== undefined && template.test(below);
+          return below !== undefined && template.test(below) && !readsAsAnother(page, method, below);
         });
   if (server !== undefined) return server;
   const below = servers[0] === undefined ? target.pathname : (pathBelow(target, servers[0]) ?? target.pathname);
   throw new RelayError(403, "not_page_operation", `the path ${below === "" ? "/" : below} is not the one of ${page.pagePath}'s operation (${operation}); the relay sends only the page's own operation`);
+}
+
+/**
+ * Whether a path that matches the page's operation with an escaped slash in a `{param}` reads,
+ * to an API that decodes escaped slashes before it routes (`slashReadings`), as another
+ * operation of the page's spec with this method: such a path is refused as any other operation's
+ * is, so that no page carries a call to another operation (row 181), whatever the API does with
+ * `%2F`. Every operation of the spec counts, restricted ones too.
+ */
+function readsAsAnother(page: ApiPageInfo, method: string, below: string): boolean {
+  const readings = slashReadings(below);
+  if (readings.length === 0) return false;
+  for (const other of page.specOperations ?? []) {
+    if (other.method.toUpperCase() !== method || other.path === page.path) continue;
+    const template = compileOperationPath(other.path);
+    if (template !== undefined && readings.some((reading) => template.test(reading))) return true;
+  }
+  return false;
 }
 
 async function readInput(request: Request, maxBytes: number): Promise<unknown> {

@@ -63,20 +63,38 @@ export function pathBelow(target: URL, server: ServerPattern): string | undefine
 
 /**
  * An operation's path template compiled against a path below its server: literal parts exactly
- * (case-sensitive, in the same normal form as targets), each `{param}` one non-empty segment
- * holding no "/" and no escaped "/" or "\\" (an API that decodes before it routes would read
- * `a%2Fb` as two segments, so another operation's path). The empty path is the server's root,
- * the same as "/"; otherwise a trailing "/" counts (`/pets/` is not `/pets`). Undefined for a
- * template the URL parser cannot read.
+ * (case-sensitive, in the same normal form as targets), each `{param}` one non-empty segment,
+ * which holds no "/" but may hold an escaped one (`%2F`, `%5C`: a file path as one parameter,
+ * `/files/a%2Fb.txt`, is sent as written; `slashReadings` keeps it from reading as another
+ * operation's path). The empty path is the server's root, the same as "/"; otherwise a trailing
+ * "/" counts (`/pets/` is not `/pets`). Undefined for a template the URL parser cannot read.
  */
 export function compileOperationPath(template: string): RegExp | undefined {
   const parsed = parseUrl(`http://h${template.startsWith("/") ? template : `/${template}`}`);
   if (parsed === undefined) return undefined;
   const source = normalizePath(parsed.pathname)
     .split(/(%7B.*?%7D)/)
-    .map((part) => (/^%7B.*%7D$/.test(part) ? "(?:(?!%2F|%5C)[^/])+" : escape(part)))
+    .map((part) => (/^%7B.*%7D$/.test(part) ? "[^/]+" : escape(part)))
     .join("");
   return new RegExp(source === "/" ? "^/?$" : `^${source}$`);
+}
+
+/**
+ * How an API that decodes escaped slashes before it routes may read a path below its server
+ * (normalized, `pathBelow`): `%2F` and `%5C` as "/", once, and again after each decoding of
+ * `%25` (`%252F` is `%2F` to an API that decodes twice), up to three rounds as `hidesDotSegment`
+ * counts. Empty for a path with no escaped slash at any depth: it reads only as written.
+ */
+export function slashReadings(path: string): string[] {
+  const out: string[] = [];
+  let now = path;
+  for (let round = 0; round < 3; round++) {
+    const read = now.replace(/%2F|%5C/gi, "/");
+    if (read !== now) out.push(read);
+    if (!/%25/i.test(read)) break;
+    now = normalizePath(read.replace(/%25/gi, "%"));
+  }
+  return out;
 }
 
 /**

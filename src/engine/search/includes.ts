@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { frontMatterEnd, type MdxImport, mdxImports, removeImports } from "../../config/mdx-imports.js";
-import { mayHaveSnippetTag, SNIPPET_TAG_RE, snippetTags } from "../../config/snippet-tags.js";
+import { mayHaveSnippetTag, snippetTags } from "../../config/snippet-tags.js";
 import { LIMITS } from "../../limits.js";
 import { type BodyKey, bodyBytesOf, knownMayImport, rememberMayImport } from "../../vfs/body-key.js";
 import { mayHaveImportLine } from "../../vfs/import-lines.js";
@@ -135,11 +135,16 @@ function expand(
     return `\n${text.trim()}\n`;
   };
   const imported = imports.size === 0 ? text : inlineImports(text, imports, (file, attrs) => (budget <= 0 ? undefined : inline(file, attrs)));
-  if (!mayHaveSnippetTag(imported)) return imported;
-  return imported.replace(SNIPPET_TAG_RE, (tag: string, attrs: string) => {
-    const file = snippetFile(attrs, files, seen, chain);
-    return file === undefined || budget <= 0 ? tag : inline(file, attrs);
-  });
+  // The tags `snippetTags` reads: one written as code stays as written, as the page shows it.
+  let out = "";
+  let done = 0;
+  for (const tag of snippetTags(imported)) {
+    const file = snippetFile(tag.attributes, files, seen, chain);
+    if (file === undefined || budget <= 0) continue;
+    out += imported.slice(done, tag.start) + inline(file, tag.attributes);
+    done = tag.end;
+  }
+  return done === 0 ? imported : out + imported.slice(done);
 }
 
 /** The file a `<Snippet file>` tag shows (`snippetTarget`: the first at its paths `include`

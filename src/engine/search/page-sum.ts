@@ -15,10 +15,24 @@ export function standsBySum(page: Page): boolean {
 
 /**
  * A SHA-256 of everything the index reads of a page (`pageVariants`, `isApiPage`, its access
- * rule): two pages with the same sum are indexed alike. The body of a generated page is rendered
+ * rule; not its time, which it never reads): two pages with the same sum are indexed alike. The body of a generated page is rendered
  * to be summed: that is the page the index would otherwise analyse and index anew.
  */
 export function pageSum(page: Page): string {
+  return sumOf(page, false);
+}
+
+/**
+ * The `pageSum` of a generated page with its rendered text stood for by its `renderKey` (what it
+ * is rendered from): equal for two pages whose `pageSum`s are equal, and known without rendering
+ * the body, which a warm start otherwise did for every generated page only to compare it.
+ * Undefined for a page with no key (an author's page shown with an operation, a remote spec's).
+ */
+export function pageInputsSum(page: Page): string | undefined {
+  return page.renderKey === undefined ? undefined : sumOf(page, true);
+}
+
+function sumOf(page: Page, byInputs: boolean): string {
   const hash = createHash("sha256");
   const part = (text: string): void => {
     // Each part's length first: no two lists of parts run together into the same bytes.
@@ -28,14 +42,22 @@ export function pageSum(page: Page): string {
     part(p.path);
     part(p.title);
     part(p.file.path);
-    part(p.file.text);
-    part(p.body);
+    if (byInputs && p.renderKey !== undefined) {
+      // The file's text is the front matter block and the body, both rendered from these.
+      part("rendered from");
+      part(p.renderKey);
+    } else {
+      part(p.file.text);
+      part(p.body);
+    }
     part(String(p.bodyLine));
     part(p.generated ? "generated" : "file");
     part(JSON.stringify(p.meta) ?? "");
     part(JSON.stringify(p.frontMatter) ?? "");
     part(JSON.stringify(p.file.access) ?? "");
-    part(String(p.file.mtime.getTime()));
+    // Not the file's time: the index reads none, and the page adopted is the load's, with its
+    // own. A generated page is dated by its spec, so an edit to one operation moved every page of
+    // the spec, and each was indexed again at the next start for its date alone.
   };
   pagePart(page);
   if (page.authored !== undefined) pagePart(page.authored);

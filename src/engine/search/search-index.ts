@@ -43,7 +43,7 @@ import { foldVersionTwins, sketchOf, type TwinInfo, twinInfo, twinRules, version
 import { branchesOf, navigationKey, type PreparedReaderState, preparedReaderState, type ReaderBranches, type TwinTable, type TwinTableUnits, twinInfoAt, unitsWithKey } from "./prepared-reader.js";
 import { IdBuffer, Vocabulary } from "./vocabulary.js";
 import { Lru } from "./lru.js";
-import { pageSum, standsBySum } from "./page-sum.js";
+import { pageInputsSum, pageSum, standsBySum } from "./page-sum.js";
 import { SecondChance } from "./second-chance.js";
 
 /** What a search asks for, beyond the query. */
@@ -106,6 +106,9 @@ export interface SearchIndexState {
   /** The `pageSum` of each page the load makes again every time (`standsBySum`), by its key:
    *  what a restored index knows such a page by (`restore`). */
   readonly sums?: readonly (readonly [string, string])[];
+  /** The `pageInputsSum` of those that have one, by key: a restored page whose inputs are the
+   *  loaded page's is adopted without rendering its body (`adopt`). */
+  readonly inputs?: readonly (readonly [string, string])[];
 }
 
 /** An indexed page as data: its page and the files it inlined by path. */
@@ -134,6 +137,9 @@ interface IndexedPage {
   /** The page's `pageSum`, for a page the load makes again every time (`standsBySum`): set when
    *  restored (its page then a stand-in) or summed for a state. */
   sum?: string;
+  /** The page's `pageInputsSum`, when it has one: set when restored or summed for a state, and
+   *  when a page is adopted by its `sum`. */
+  inputs?: string;
   readonly placement: PagePlacement | undefined;
   /** The id of the page's access rule (`AccessTable`). */
   readonly rule: number;
@@ -389,6 +395,8 @@ export class SearchIndex {
   private unitChanges = 0;
   /** A restored state's prepared reader and path order, until the first `sync` after the restore
    *  takes them (when it changed no unit) or drops them. */
+  /** What the last `sync` indexed and removed, by key (`lastSync`). */
+  private lastChanged: { readonly added: readonly string[]; readonly removed: readonly string[] } = { added: [], removed: [] };
   private restored: { readonly reader: PreparedReaderState | undefined; readonly pathOrder: Int32Array | undefined; readonly at: number } | undefined;
   /** The branches' key of the reader the last sync took from `restored` (`preparedFromState`). */
   private restoredReader: string | undefined;
@@ -430,6 +438,13 @@ export class SearchIndex {
    *  tests and logs), or undefined when it took none. */
   get preparedFromState(): string | undefined {
     return this.restoredReader;
+  }
+
+  /** The keys of the pages the last `sync` indexed (added, or changed and indexed again) and
+   *  removed (gone, or changed), each in the order it did them: what an edit cost, for tests
+   *  and measurements (an edit to one operation of a spec indexes that operation's page alone). */
+  get lastSync(): { readonly added: readonly string[]; readonly removed: readonly string[] } {
+    return this.lastChanged;
   }
 
   /** Number of indexed pages. */
@@ -533,6 +548,8 @@ export class SearchIndex {
     this.fileAt = fileAt;
     let added = 0;
     let removed = 0;
+    const changed: { added: string[]; removed: string[] } = { added: [], removed: [] };
+    this.lastChanged = changed;
     for (const [path, entry] of this.byPath) {
       const next = wanted.get(path);
       // A page is unchanged when its object, its place and the snippets it inlines all are.
@@ -542,6 +559,7 @@ export class SearchIndex {
       }
       this.remove(entry);
       this.repeated.forget(path);
+      changed.removed.push(path);
       removed++;
     }
     this.distinct = 0;
@@ -571,6 +589,7 @@ export class SearchIndex {
       read[i] = undefined as unknown as ReadPage;
       this.indexPage(page);
       this.release(bodyKeyOf(page.page));
+      changed.added.push(page.key);
       added++;
       yield;
     }
@@ -648,10 +667,13 @@ export class SearchIndex {
       missing: e.inlined.missing,
     }));
     const sums: [string, string][] = [];
+    const inputs: [string, string][] = [];
     for (const e of this.byPath.values()) {
       if (!standsBySum(e.page)) continue;
       e.sum ??= pageSum(e.page);
       sums.push([e.key, e.sum]);
+      e.inputs ??= pageInputsSum(e.page);
+      if (e.inputs !== undefined) inputs.push([e.key, e.inputs]);
     }
     return {
       vocabulary: this.vocabulary.state(),
@@ -664,6 +686,7 @@ export class SearchIndex {
       ...(reader !== undefined ? { reader } : {}),
       ...(pathOrder !== undefined ? { pathOrder } : {}),
       ...(sums.length > 0 ? { sums } : {}),
+      ...(inputs.length > 0 ? { inputs } : {}),
     };
   }
 
@@ -688,6 +711,7 @@ export class SearchIndex {
     this.templates = undefined;
     this.texts = state.texts;
     const sums = new Map(state.sums);
+    const inputsOf = new Map(state.inputs);
     for (const p of state.pages) {
       // A file that is gone from the cache's pages stands for none: the page is expanded again.
       const uses = p.uses.map((path) => fileAt(path) ?? goneFile(path));
@@ -695,11 +719,13 @@ export class SearchIndex {
       // finds the loaded page of that sum (`adopt`). A page another file took the place of is
       // not among the cache's pages: indexed again.
       const sum = sums.get(p.key);
+      const inputs = sum === undefined ? undefined : inputsOf.get(p.key);
       const page = (sum === undefined && p.above.length === 0 ? pageAt(p.path) : undefined) ?? gonePage(p.path);
       const entry: IndexedPage = {
         key: p.key,
         page,
         ...(sum !== undefined ? { sum } : {}),
+        ...(inputs !== undefined ? { inputs } : {}),
         placement: p.placement,
         rule: p.rule,
         above: p.above,
@@ -725,12 +751,22 @@ export class SearchIndex {
    * Whether `entry` holds `page`: the very page, or a page the load makes again (`standsBySum`)
    * with the sum the entry knows (a restored entry's stand-in, or the page a reload made before),
    * which the entry then holds instead. The sum covers all the index read of the page: its
-   * entry stands as it was indexed.
+   * entry stands as it was indexed. Asked by inputs first (`pageInputsSum`), then by text.
    */
   private adopt(entry: IndexedPage, page: Page): boolean {
     if (entry.page === page) return true;
-    if (entry.sum === undefined || !standsBySum(page) || pageSum(page) !== entry.sum) return false;
+    if (entry.sum === undefined || !standsBySum(page)) return false;
+    // By what it is rendered from first: an unchanged spec's pages are adopted unrendered.
+    const inputs = pageInputsSum(page);
+    if (inputs !== undefined && inputs === entry.inputs) {
+      entry.page = page;
+      return true;
+    }
+    // Else by its text: a page of an edited spec that came out the same is not indexed again.
+    if (pageSum(page) !== entry.sum) return false;
     entry.page = page;
+    if (inputs !== undefined) entry.inputs = inputs;
+    else delete entry.inputs;
     return true;
   }
 

@@ -163,6 +163,49 @@ describe("the platform's older `<Snippet file>` tags", () => {
     expect(expanded?.missing).toEqual(["/_snippets/redis/note.mdx", "/_snippets/redis/note.md", "/_snippets/gone.mdx", "/snippets/gone.mdx"]);
   });
 
+  it("written as code (a code span, a fenced block, a fence inside a list item) stay as written; a real tag beside a span, or after an escaped backtick, is inlined", () => {
+    const body = [
+      "Write `<Snippet file=\"get-help.mdx\" />` to reuse it, then <Snippet file=\"get-help.mdx\" /> here.",
+      "",
+      "```mdx",
+      '<Snippet file="get-help.mdx" />',
+      "```",
+      "",
+      "- An item:",
+      "",
+      "  ~~~",
+      '  <Snippet file="get-help.mdx" />',
+      "  ~~~",
+      "",
+      "``Two `<Snippet file=\"get-help.mdx\" />` ticks``, and \\`<Snippet file=\"get-help.mdx\" />\\`.",
+    ].join("\n");
+    const site = inlineSite({ "/guides/code.mdx": `---\ntitle: Code\n---\n${body}`, "/_snippets/get-help.mdx": "Join the axolotl forum.\n" }, { name: "T", navigation: { pages: ["guides/code"] } });
+    const page = site.pages.get("/guides/code");
+    const expanded = page === undefined ? undefined : expandIncludes(page, (p) => site.files.get(p));
+    expect(expanded?.body).toBe(
+      [
+        "Write `<Snippet file=\"get-help.mdx\" />` to reuse it, then ",
+        "Join the axolotl forum.",
+        " here.",
+        "",
+        "```mdx",
+        '<Snippet file="get-help.mdx" />',
+        "```",
+        "",
+        "- An item:",
+        "",
+        "  ~~~",
+        '  <Snippet file="get-help.mdx" />',
+        "  ~~~",
+        "",
+        "``Two `<Snippet file=\"get-help.mdx\" />` ticks``, and \\`",
+        "Join the axolotl forum.",
+        "\\`.",
+      ].join("\n"),
+    );
+    expect(expanded?.uses.map((f) => f.path)).toEqual(["/_snippets/get-help.mdx"]);
+  });
+
   it("find the page by its snippets' text, never the snippet files, and re-index it when a named file appears", () => {
     const { "/_snippets/get-help.mdx": _gone, ...without } = FILES_TAGS;
     const docs = { name: "T", navigation: { pages: ["guides/help"] }, seo: { indexing: "all" } };
