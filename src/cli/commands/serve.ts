@@ -1,4 +1,5 @@
-import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { DrainingStdioTransport } from "../../mcp/stdio-drain.js";
 import { guardedStdin } from "../../mcp/stdio-guard.js";
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
@@ -159,11 +160,9 @@ export const serveCommand = defineCommand({
     const apps = playgroundApps({ runtime });
     // Lines the SDK would drop unanswered are answered first, as HTTP answers them (`stdio-guard.ts`).
     const stdin = guardedStdin(io.streams.stdin, { stdout: io.streams.stdout, log, now: Date.now });
-    const transport = new StdioServerTransport(stdin as never, io.streams.stdout as never);
-    const closed = new Promise<void>((resolve) => {
-      // The client closing our stdin is the normal way a stdio server is stopped.
-      io.streams?.stdin.once("end", () => resolve());
-    });
+    // The client closing our stdin is the normal way a stdio server is stopped: every request it
+    // sent before (those that waited in the pipe while the docs loaded too) is answered first.
+    const transport = new DrainingStdioTransport(stdin, io.streams.stdout as never, { drainMs: LIMITS.mcp.stdinDrainMs, log });
     // The SDK's stdio entry takes both generations: a 2025 `initialize` or a 2026-07-28 request
     // (or `server/discover`) opens the connection, and one server from the factory serves it.
     // The shell's interpreter is loaded once the client has its tool list, not before: its first
@@ -179,10 +178,11 @@ export const serveCommand = defineCommand({
     const toolList = tools.map((t) => t.name(runtime.names)).join(", ");
     log(`serving "${runtime.site.config.name}" (${pagesSummary(runtime.site.pages.values())}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
     afterStart();
-    const signalled = await Promise.race([closed.then(() => false), io.stopSignal.then(() => true)]);
+    const signalled = await Promise.race([transport.closed.then(() => false), io.stopSignal.then(() => true)]);
     await connection.close();
     await stores.close();
     await runtime.close();
+    await flushed(io.streams.stdout);
     // Stopped by a signal while the client still holds our stdin open (a supervisor, `timeout`, a
     // hung client): stop reading it, or the open pipe alone kept the process alive until the
     // client closed it (adversary round 17 F4).
@@ -190,3 +190,8 @@ export const serveCommand = defineCommand({
     return 0;
   },
 });
+
+/** Resolves once what was written to `stdout` before has been handed to the system (or the stream has failed). */
+function flushed(stdout: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => stdout.write("", () => resolve()));
+}
