@@ -16,6 +16,7 @@ import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withState } from "../options.js";
 import { describeProject, projectStores, resolveProject } from "../project.js";
 import { parseWorkers } from "../workers-option.js";
+import { checkPortFree } from "../port-probe.js";
 import { threadsTakeDefaultYoungGeneration } from "../worker-heap.js";
 import { stateInSqlite } from "../../store/location.js";
 import { requireSqlite } from "../../store/sqlite.js";
@@ -86,6 +87,9 @@ export const serveCommand = defineCommand({
     // site (and wrote its cache) before saying it could not keep its state.
     if (http !== undefined && stateInSqlite(args.state, io.cwd, io.env)) requireSqlite();
     const worker = http !== undefined && http[1].isHttpWorker(io);
+    // And the port: a busy one was found by the listen, after the whole site was loaded and indexed.
+    // (A worker's listen is its primary's socket, looked at once by the primary.)
+    if (http !== undefined && !worker) await checkPortFree(args.host, args.port);
     // The primary of several workers loads no docs: it starts the workers and holds what they share.
     if (http !== undefined && workers > 1 && !worker) return http[1].serveWorkers(args, workers, io, stderrLog(io));
     // A worker's lines name it: N processes write to one stderr.
