@@ -11,7 +11,8 @@ import { makeRepo } from "../helpers/repo.js";
  * The SDK's stdio transport closed at stdin's end and aborted the requests still in flight, so
  * the server exited 0 having answered the ping but not the calls. Every request read before the
  * end is answered now, then the process exits 0. The whole input is written and stdin closed
- * at once, while the docs are still loading: the requests wait in the pipe meanwhile.
+ * at once, while the docs are still loading: the requests wait in the pipe meanwhile. Also here:
+ * a folder of pages without docs.json, served with its warning on stderr, never on stdout.
  */
 const BIN = join(REPO, "bin", "svc-mcp.js");
 /** The page's modification time, fixed so the answers' provenance is known. */
@@ -102,4 +103,49 @@ it("answers every request sent before stdin's end, then exits 0", async () => {
     `svc-mcp: project "acme" (from the site name; set --project-id to change it); state in ${state}\n` +
       'svc-mcp: serving "Acme" (1 page) over stdio; tools search_acme, query_docs_filesystem_acme, submit_feedback\n',
   );
+});
+
+it("serves a folder of pages without docs.json, with one warning on stderr and nothing but protocol on stdout", async () => {
+  // Named so: the site takes the folder's name, which the answers carry.
+  const notes = makeRepo({ "notes/b.mdx": "---\ntitle: Beta\n---\n\nbeta\n", "notes/a.mdx": "---\ntitle: Alpha\n---\n\nalpha\n" });
+  try {
+    const child = spawn(process.execPath, [BIN, "serve", "--dir", join(notes.dir, "notes"), "--state", state, "--no-watch", "--no-fetch-remote"], { stdio: "pipe" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => void (stdout += text));
+    child.stderr.setEncoding("utf8").on("data", (text: string) => void (stderr += text));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.stdin.end(
+      line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) +
+        line({ jsonrpc: "2.0", method: "notifications/initialized" }) +
+        line({ jsonrpc: "2.0", id: 2, method: "ping" }),
+    );
+    expect(await exited).toBe(0);
+    const answers = stdout
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { id: number })
+      .sort((a, b) => a.id - b.id);
+    expect(answers).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        result: {
+          protocolVersion: "2025-06-18",
+          capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, logging: {}, extensions: { "io.modelcontextprotocol/skills": {} } },
+          serverInfo: { name: "svc-mcp", title: "notes docs", version: "0.1.0" },
+          instructions:
+            "Documentation for notes. Use search_notes to find pages for a question, then query_docs_filesystem_notes to read them (pages are files: /a/b.mdx is the page at http://localhost:3000/a/b). Cite page links in answers.",
+        },
+      },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
+    expect(stderr).toBe(
+      `svc-mcp: warning: no docs.json (or mint.json) in ${join(notes.dir, "notes")}: every page is served, in file order, with no navigation; write a docs.json there with the site's "name" and its "navigation" to order them (\`svc-mcp schema\` prints its JSON Schema)\n` +
+        `svc-mcp: project "notes" (from the site name; set --project-id to change it); state in ${state}\n` +
+        'svc-mcp: serving "notes" (2 pages) over stdio; tools search_notes, query_docs_filesystem_notes, submit_feedback\n',
+    );
+  } finally {
+    notes.cleanup();
+  }
 });
