@@ -87,8 +87,7 @@ export const serveCommand = defineCommand({
     // site (and wrote its cache) before saying it could not keep its state.
     if (http !== undefined && stateInSqlite(args.state, io.cwd, io.env)) requireSqlite();
     const worker = http !== undefined && http[1].isHttpWorker(io);
-    // And the port: a busy one was found by the listen, after the whole site was loaded and indexed.
-    // (A worker's listen is its primary's socket, looked at once by the primary.)
+    // And the port (a busy one was found after the whole load); a worker listens on its primary's.
     if (http !== undefined && !worker) await checkPortFree(args.host, args.port);
     // The primary of several workers loads no docs: it starts the workers and holds what they share.
     if (http !== undefined && workers > 1 && !worker) return http[1].serveWorkers(args, workers, io, stderrLog(io));
@@ -164,8 +163,7 @@ export const serveCommand = defineCommand({
     const apps = playgroundApps({ runtime });
     // Lines the SDK would drop unanswered are answered first, as HTTP answers them (`stdio-guard.ts`).
     const stdin = guardedStdin(io.streams.stdin, { stdout: io.streams.stdout, log, now: Date.now });
-    // The client closing our stdin is the normal way a stdio server is stopped: every request it
-    // sent before (those that waited in the pipe while the docs loaded too) is answered first.
+    // Closing our stdin is how a client stops us: what it sent before (while loading too) is answered first.
     const transport = new DrainingStdioTransport(stdin, io.streams.stdout as never, { drainMs: LIMITS.mcp.stdinDrainMs, log });
     // The SDK's stdio entry takes both generations: a 2025 `initialize` or a 2026-07-28 request
     // (or `server/discover`) opens the connection, and one server from the factory serves it.
