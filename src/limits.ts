@@ -1094,6 +1094,13 @@ export const LIMITS = {
     refusalQuietMs: 60_000,
     /** Within an episode, a line with the count of refusals not logged this often, at most. */
     refusalReminderMs: 60_000,
+    /** Once a stdio client closes our stdin, how long the requests it sent before may take to be
+     *  answered before the server stops anyway (`stdio-drain.ts`). Every call the server answers
+     *  alone ends within its own limits, the longest a shell command's wall-clock backstop
+     *  (`shell.maxExecutionMs`, 60 s) plus a worker's grace; only a request that waits on the
+     *  client (which can no longer answer) would wait past this, and it must not hold the
+     *  process for ever. */
+    stdinDrainMs: 65_000,
   },
   config: {
     /** Largest docs.json (or `$ref`'d JSON file) read. The biggest real ones are ~100 KB (spree);

@@ -15,3 +15,8 @@ export function siteLoadOptions(io: CliIO, root: string, options: { fetchRemote?
     ...(options.fetchRemote === true ? { fetchRemoteSpecs: fetch } : {}),
   };
 }
+
+/** The docs folder as the user named it, for messages: `--dir` as given, or "this folder" without one. */
+export function folderAsNamed(dir: string | undefined): string {
+  return dir === undefined || dir === "." ? "this folder" : dir;
+}

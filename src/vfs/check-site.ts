@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { noDocsJsonMessage } from "../config/no-docs-json.js";
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { ResolveEntry } from "../config/docs-json/entries.js";
 import { readNavigation } from "../config/docs-json/nav-model.js";
@@ -29,6 +30,8 @@ export interface CheckOptions {
   readonly resolveEntry?: ResolveEntry;
   readonly log?: LoadLog;
   readonly load?: LoadSiteOptions;
+  /** The folder as the user named it, for the words of a finding (`noDocsJsonMessage`); default "this folder". */
+  readonly named?: string;
 }
 
 /** Codes of the findings `check` adds beyond docs.json validation (listed in docs/docs-json.md). */
@@ -61,7 +64,7 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
       file: "docs.json",
       code: "no-docs-json",
       // A repository with a mint.json (the format before docs.json) is read from it (`loadDocsJson`).
-      message: "not found: every page is served and searchable, and there is no navigation",
+      message: noDocsJsonMessage(options.named ?? "this folder"),
     });
   }
   // Pages docs.json lists in a part that cannot be read (reported above) are not in the

@@ -278,6 +278,33 @@ describe("options of a kind: keys, choices, flags", () => {
     });
   });
 
+  it("a folder of pages and no docs.json is served, with one warning on stderr saying how to give it one", async () => {
+    const notes = makeRepo({ "b.mdx": "---\ntitle: Beta\n---\n\nbeta install\n", "a.mdx": "---\ntitle: Alpha\n---\n\nalpha\n" });
+    const broken = makeRepo({ "docs.json": '{"name": ', "a.mdx": "---\ntitle: Alpha\n---\n\nalpha\n" });
+    const warning = (where: string): string =>
+      `svc-mcp: warning: no docs.json (or mint.json) in ${where}: every page is served, in file order, with no navigation; write a docs.json there with the site's "name" and its "navigation" to order them (\`svc-mcp schema\` prints its JSON Schema)\n`;
+    try {
+      // It was served in silence: no name, no navigation, and nothing said why.
+      expect(await runCli(["fs", "ls /", "--dir", notes.dir])).toEqual({ code: 0, stdout: "a.mdx\nb.mdx\nskill.md\n", stderr: warning(notes.dir) });
+      expect(await runCli(["fs", "ls /"], { cwd: notes.dir })).toEqual({ code: 0, stdout: "a.mdx\nb.mdx\nskill.md\n", stderr: warning("this folder") });
+      // `check` says it in the same words, as its warning.
+      expect(await runCli(["check"], { cwd: notes.dir })).toEqual({
+        code: 0,
+        stdout: `docs.json ${warning("this folder").slice("svc-mcp: ".length)}checked 2 pages (no docs.json): 0 errors, 1 warning\n`,
+        stderr: "",
+      });
+      // A docs.json that cannot be read has its own errors: not said to be missing.
+      expect(await runCli(["fs", "ls /", "--dir", broken.dir])).toEqual({
+        code: 0,
+        stdout: "a.mdx\nskill.md\n",
+        stderr: `svc-mcp: 1 error in docs.json; run \`svc-mcp check --dir ${broken.dir}\` for details\n`,
+      });
+    } finally {
+      notes.cleanup();
+      broken.cleanup();
+    }
+  });
+
   it("a folder of no docs.json and no pages is said to be the wrong --dir, not searched in silence", async () => {
     const empty = makeRepo({ "notes.txt": "not a page\n" });
     const named = makeRepo({ "docs.json": JSON.stringify({ name: "Empty", navigation: { pages: [] } }) });

@@ -47,6 +47,21 @@ describe("svc-mcp nav", () => {
     ]);
   });
 
+  it("--version and --language as people type them: any case, with or without v, a trailing .0, a unique beginning", async () => {
+    // Only the exact label was taken: `--version V2`, `2` or `V2.0` was "no such version".
+    for (const version of ["V2", "2", "V2.0", "v2.0", "latest"]) {
+      expect(await runCli(["nav", "--dir", DEMO, "--version", version])).toEqual({ code: 0, stdout: expected("expected-nav-v2.txt"), stderr: "" });
+    }
+    for (const language of ["FR", "Fr", "f"]) {
+      expect(await runCli(["nav", "--dir", DEMO, "--language", language])).toEqual({ code: 0, stdout: expected("expected-nav-fr.txt"), stderr: "" });
+    }
+    expect(await runCli(["nav", "--dir", DEMO, "--version", "V"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "svc-mcp: --version V: more than one version begins so (v1, v2); give more of it (the site has v1, v2)\n",
+    });
+  });
+
   it("refuses an unknown version or language, naming the ones that exist", async () => {
     expect(await runCli(["nav", "--dir", DEMO, "--version", "v9"])).toEqual({
       code: 2,

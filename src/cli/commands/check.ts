@@ -2,7 +2,7 @@ import { formatDiagnostic } from "../../config/diagnostic.js";
 import { checkDocs } from "../../engine/use-cases/check-docs.js";
 import { defineCommand } from "../command.js";
 import { plural } from "../diagnostics-summary.js";
-import { siteLoadOptions } from "../load-options.js";
+import { folderAsNamed, siteLoadOptions } from "../load-options.js";
 import { resolveDir, withDir, withFetchRemote, withJson } from "../options.js";
 
 /** `svc-mcp check`: every problem of docs.json and the pages at once; exit 1 on errors. */
@@ -12,7 +12,7 @@ export const checkCommand = defineCommand({
   builder: (y) => withFetchRemote(withJson(withDir(y))),
   run: async (args, io) => {
     const root = resolveDir(io, args.dir);
-    const report = await checkDocs({ root, load: siteLoadOptions(io, root, { fetchRemote: args["fetch-remote"] }) });
+    const report = await checkDocs({ root, load: siteLoadOptions(io, root, { fetchRemote: args["fetch-remote"] }), named: folderAsNamed(args.dir) });
     if (args.json) {
       const out = {
         errors: report.errors,

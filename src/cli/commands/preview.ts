@@ -4,6 +4,8 @@ import { loadDocs, stderrLog } from "../load-docs.js";
 import { openBrowser } from "../open-browser.js";
 import { withDir, withState } from "../options.js";
 import { serveHttp } from "../serve-http.js";
+import { CliError } from "../io.js";
+import { checkPortFree } from "../port-probe.js";
 
 /**
  * `svc-mcp preview`: the whole site for people, with the agent's view beside it, on this
@@ -21,6 +23,9 @@ export const previewCommand = defineCommand({
       .option("fetch-remote", { type: "boolean", default: true, describe: "Fetch API specs docs.json names by URL, in the background (--no-fetch-remote to stay offline)" }),
   run: async (args, io) => {
     const log = stderrLog(io);
+    // Before the load: a busy port (3000 often is) was said only once the site was loaded.
+    if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new CliError(`--port must be an integer from 0 to 65535; got ${args.port}`, 2);
+    await checkPortFree(args.host, args.port);
     // One person reads a preview: a small pool of shell workers (a command in this thread that
     // never yields, or grows a value without bound, stalled every page until it ended: issue 25),
     // and the index is built in one go. Pages render in workers too, none kept from the one

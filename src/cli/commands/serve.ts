@@ -1,4 +1,5 @@
-import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { DrainingStdioTransport } from "../../mcp/stdio-drain.js";
 import { guardedStdin } from "../../mcp/stdio-guard.js";
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
@@ -15,6 +16,7 @@ import { CliError } from "../io.js";
 import { parseGroups, withDir, withGroups, withState } from "../options.js";
 import { describeProject, projectStores, resolveProject } from "../project.js";
 import { parseWorkers } from "../workers-option.js";
+import { checkPortFree } from "../port-probe.js";
 import { threadsTakeDefaultYoungGeneration } from "../worker-heap.js";
 import { stateInSqlite } from "../../store/location.js";
 import { requireSqlite } from "../../store/sqlite.js";
@@ -85,6 +87,8 @@ export const serveCommand = defineCommand({
     // site (and wrote its cache) before saying it could not keep its state.
     if (http !== undefined && stateInSqlite(args.state, io.cwd, io.env)) requireSqlite();
     const worker = http !== undefined && http[1].isHttpWorker(io);
+    // And the port (a busy one was found after the whole load); a worker listens on its primary's.
+    if (http !== undefined && !worker) await checkPortFree(args.host, args.port);
     // The primary of several workers loads no docs: it starts the workers and holds what they share.
     if (http !== undefined && workers > 1 && !worker) return http[1].serveWorkers(args, workers, io, stderrLog(io));
     // A worker's lines name it: N processes write to one stderr.
@@ -159,11 +163,8 @@ export const serveCommand = defineCommand({
     const apps = playgroundApps({ runtime });
     // Lines the SDK would drop unanswered are answered first, as HTTP answers them (`stdio-guard.ts`).
     const stdin = guardedStdin(io.streams.stdin, { stdout: io.streams.stdout, log, now: Date.now });
-    const transport = new StdioServerTransport(stdin as never, io.streams.stdout as never);
-    const closed = new Promise<void>((resolve) => {
-      // The client closing our stdin is the normal way a stdio server is stopped.
-      io.streams?.stdin.once("end", () => resolve());
-    });
+    // Closing our stdin is how a client stops us: what it sent before (while loading too) is answered first.
+    const transport = new DrainingStdioTransport(stdin, io.streams.stdout as never, { drainMs: LIMITS.mcp.stdinDrainMs, log });
     // The SDK's stdio entry takes both generations: a 2025 `initialize` or a 2026-07-28 request
     // (or `server/discover`) opens the connection, and one server from the factory serves it.
     // The shell's interpreter is loaded once the client has its tool list, not before: its first
@@ -179,10 +180,11 @@ export const serveCommand = defineCommand({
     const toolList = tools.map((t) => t.name(runtime.names)).join(", ");
     log(`serving "${runtime.site.config.name}" (${pagesSummary(runtime.site.pages.values())}) over stdio; tools ${toolList}${args.watch ? "; watching for changes" : ""}`);
     afterStart();
-    const signalled = await Promise.race([closed.then(() => false), io.stopSignal.then(() => true)]);
+    const signalled = await Promise.race([transport.closed.then(() => false), io.stopSignal.then(() => true)]);
     await connection.close();
     await stores.close();
     await runtime.close();
+    await flushed(io.streams.stdout);
     // Stopped by a signal while the client still holds our stdin open (a supervisor, `timeout`, a
     // hung client): stop reading it, or the open pipe alone kept the process alive until the
     // client closed it (adversary round 17 F4).
@@ -190,3 +192,8 @@ export const serveCommand = defineCommand({
     return 0;
   },
 });
+
+/** Resolves once what was written to `stdout` before has been handed to the system (or the stream has failed). */
+function flushed(stdout: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => stdout.write("", () => resolve()));
+}

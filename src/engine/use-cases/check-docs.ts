@@ -30,7 +30,7 @@ export interface CheckReport {
  * repository is a finding, and the verdict is `errors === 0`.
  */
 export async function checkDocs(context: RepositoryContext): Promise<CheckReport> {
-  const result = await checkSite(context.root, context.load !== undefined ? { load: context.load } : {});
+  const result = await checkSite(context.root, { ...(context.load !== undefined ? { load: context.load } : {}), ...(context.named !== undefined ? { named: context.named } : {}) });
   const site = result.loaded.site;
   const all = [...site.pages.values()];
   const pages = all.filter((p) => !p.generated).length;

@@ -10,4 +10,6 @@ export interface RepositoryContext {
   readonly root: string;
   readonly load?: LoadSiteOptions;
   readonly request?: RequestContext;
+  /** The folder as the user named it (`--dir` as given), for messages that name it. */
+  readonly named?: string;
 }
