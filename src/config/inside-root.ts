@@ -182,7 +182,7 @@ function readOpened<T>(root: string, rel: string, options: InsideReadOptions, re
  *  plain relative path or the ignore rules exclude it (`locate` then says why). */
 function walkedPath(root: string, rel: string, ignore: IgnoreRules | null, real?: string): { readonly abs: string; readonly realRel: string } | undefined {
   const normal = posix.normalize(rel);
-  if (normal !== rel || isAbsolute(rel) || rel.includes("\\") || normal === "." || normal.startsWith("../") || normal === "..") return undefined;
+  if (normal !== rel || isAbsolute(rel) || rel.includes("\\") || rel.includes("\u0000") || normal === "." || normal.startsWith("../") || normal === "..") return undefined;
   if (ignore !== null && ignore.ignores(normal)) return undefined;
   try {
     return { abs: join(real ?? realRoot(root), normal), realRel: normal };
@@ -378,10 +378,15 @@ function unchanged(st: Stats, known: ListedFolder, trustedBefore: number): boole
   return st.mtimeMs === known.mtimeMs && st.ctimeMs === known.ctimeMs && st.ino === known.ino && known.mtimeMs < trustedBefore;
 }
 
+/** Why a path holding a NUL is not read: the words every reader of the repository gives. */
+export const NUL_MESSAGE = "the name holds a NUL character, which no file name can";
+
 type Located = { readonly ok: true; readonly abs: string; readonly realRel: string } | Refusal;
 
 /** Resolve `rel` under the root to its real path, or refuse. */
 function locate(root: string, rel: string, ignore: IgnoreRules | null): Located {
+  // No file name holds a NUL: Node would throw its own message, with the absolute path and the raw NUL in it (adversary round 58, F7).
+  if (rel.includes("\u0000")) return { ok: false, reason: "missing", message: NUL_MESSAGE };
   const normal = posix.normalize(rel.replace(/\\/g, "/"));
   if (isAbsolute(rel) || normal === ".." || normal.startsWith("../")) return { ok: false, reason: "leaves", message: "the path leaves the repository" };
   if (ignore !== null && normal !== "." && ignore.ignores(normal)) return { ok: false, reason: "missing", message: IGNORED_MESSAGE };

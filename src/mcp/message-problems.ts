@@ -30,6 +30,17 @@ export function shapeProblem(m: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * What is wrong with a well-formed message as a member of a batch (HTTP only: stdio takes no
+ * batches), answered with `-32600 Invalid Request: ...`. An `initialize` opens the session the
+ * rest of a batch would run in, and MCP 2025-03-26 says it must not be part of one; let through,
+ * it opened a session the bridge had signed for another protocol version than the one the server
+ * then negotiated (an HTTP 500; adversary round 58, F1).
+ */
+export function batchMemberProblem(m: unknown): string | undefined {
+  return (m as { method?: unknown }).method === "initialize" ? "initialize must be sent alone, not in a JSON-RPC batch" : undefined;
+}
+
 /** What is wrong with a well-formed message's `params` (an array, a `_meta` or progress token of the wrong type), named by member; answered with `-32602 Invalid params: ...`. */
 export function paramsProblem(m: unknown): string | undefined {
   const params = (m as { params?: unknown }).params;

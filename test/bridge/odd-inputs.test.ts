@@ -198,6 +198,11 @@ const BODIES: readonly (readonly [string, string | ArrayBuffer])[] = [
   ["params as an array", '{"jsonrpc":"2.0","id":1,"method":"initialize","params":[1,2]}'],
   ["tools/call with odd arguments", '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"\\ud800","arguments":{"query":{"$gt":""}}}}'],
   ["resources/read of an odd URI", '{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"\\u0000:/../../etc/passwd"}}'],
+  // A body of the right shape for one route, in a batch: the MCP endpoints took an initialize in
+  // one as if alone, and answered 500 at every version but 2025-11-25 (adversary round 58, F1).
+  ...["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"].map((v) => [`a batch of one initialize at ${v}`, JSON.stringify([{ ...INIT, params: { ...INIT.params, protocolVersion: v } }])] as const),
+  ["a batch of a ping and an initialize", JSON.stringify([{ jsonrpc: "2.0", id: 0, method: "ping" }, INIT])],
+  ["a batch of one feedback", '[{"path":"/index","helpful":true,"comment":"x"}]'],
   ["a batch of odd messages", '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"1.0"},7,null,{"jsonrpc":"2.0","method":"notifications/x"}]'],
   ["the relay's fields, odd", '{"page":"/\\u0000","method":"GET","url":"http://[::1]:99999/","headers":{"a b":"c"},"query":{"q":["\\ud800"]},"bodyEncoding":"base64","body":"%%%"}'],
   ["a relay URL with odd unicode", '{"page":"/x","method":"GET","url":"http://\\u202e\\uff41.example/\\u0000"}'],
@@ -241,8 +246,9 @@ function relayBodies(): (readonly [string, string])[] {
     { page: `${page}/` },
     { page: page.toUpperCase() },
   ];
+  const batch = ["relay request in an array", JSON.stringify([base])] as const;
   const deep = ["relay body nested 20,000 deep", `${JSON.stringify(base).slice(0, -1)},"body":${nested(20_000, "[", "]")}}`] as const;
-  return [...odd.map((o) => [`relay ${JSON.stringify(o).slice(0, 60)}`, JSON.stringify({ ...base, ...o })] as const), deep];
+  return [...odd.map((o) => [`relay ${JSON.stringify(o).slice(0, 60)}`, JSON.stringify({ ...base, ...o })] as const), batch, deep];
 }
 
 const TYPES: readonly (string | undefined)[] = [undefined, "application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"];

@@ -335,6 +335,38 @@ describe("POST /_svc/api/request", () => {
     expect(await at("https://[::1]/base/x")).toEqual(notUnder("https://[::1]/base/x"));
   });
 
+  it("refuses a base64 body that is not base64, and a number JSON cannot carry, naming where in body; the API receives nothing (adversary round 58, F6)", async () => {
+    const base = `"page":"/api-reference/t/create-user","method":"POST","url":"${local("/users")}"`;
+    const sent = seen.length;
+    const refusals: [string, string][] = [
+      // Node's decoder sent the first as nothing, the second as "hello".
+      ['"body":"%%%","bodyEncoding":"base64"', '"body": not base64 (bodyEncoding is base64): "%" at character 0 is not in its alphabet (A-Z, a-z, 0-9, + and /, with = padding at the end)'],
+      ['"body":"aGVsbG8=!!!!garbage","bodyEncoding":"base64"', '"body": not base64 (bodyEncoding is base64): "!" at character 8 is not in its alphabet (A-Z, a-z, 0-9, + and /, with = padding at the end)'],
+      ['"body":"aGVs=G8=","bodyEncoding":"base64"', '"body": not base64 (bodyEncoding is base64): "=" at character 4 is padding, which only ends the text (one or two)'],
+      ['"body":"aGVsbG8","bodyEncoding":"base64"', '"body": not base64 (bodyEncoding is base64): 7 characters, where base64 comes in groups of 4 (pad the last group with =)'],
+      ['"body":"aGVs bG8=","bodyEncoding":"base64"', '"body": not base64 (bodyEncoding is base64): " " at character 4 is not in its alphabet (A-Z, a-z, 0-9, + and /, with = padding at the end)'],
+      ['"body":{"name":"Ada"},"bodyEncoding":"base64"', '"body": must be a base64 string when bodyEncoding is base64 (got object)'],
+      // Sent as null before: JSON.parse reads 1e999 as Infinity, and JSON.stringify writes that as null.
+      ['"body":1e999', '"body": a number out of range (it reads as Infinity, which JSON cannot carry, and would be sent as null); send the body as a string to send it as written'],
+      ['"body":{"a":[1,-1e999]}', '"body.a.1": a number out of range (it reads as Infinity, which JSON cannot carry, and would be sent as null); send the body as a string to send it as written'],
+      [`"body":${"[".repeat(20)}1e400${"]".repeat(20)}`, `"body.${"0.".repeat(16)}... (20 levels deep)": a number out of range (it reads as Infinity, which JSON cannot carry, and would be sent as null); send the body as a string to send it as written`],
+    ];
+    const answers = [];
+    for (const [fields] of refusals) answers.push(await post(`{${base},${fields}}`));
+    expect(answers).toEqual(refusals.map(([, message]) => ({ status: 400, json: { error: { code: "invalid_request", message } } })));
+    expect(seen.length).toBe(sent);
+    // Real base64 (padded, of any length, empty) and large finite numbers are sent as before.
+    const ok = [
+      ['"body":"eyJuYW1lIjoiQWRhIn0=","bodyEncoding":"base64","headers":{"content-type":"application/json"}', '{"name":"Ada"}'],
+      ['"body":"","bodyEncoding":"base64"', ""],
+      ['"body":{"big":1.7976931348623157e308,"small":-5e-324}', '{"big":1.7976931348623157e+308,"small":-5e-324}'],
+    ];
+    for (const [fields, upstream] of ok) {
+      expect((await post(`{${base},${fields}}`)).status).toBe(200);
+      expect(seen.at(-1)?.body).toBe(upstream);
+    }
+  });
+
   it("refuses a JSON body nested deeper than it can be sent (400, not 500)", async () => {
     const deep = `{"page":"/api-reference/t/create-user","method":"POST","url":"${local("/users")}","body":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
     const res = await fetch(relayUrl, { method: "POST", headers: { "content-type": "application/json" }, body: deep });

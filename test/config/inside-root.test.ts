@@ -54,6 +54,12 @@ describe("readInsideRoot", () => {
     expect(["../a.json", "/etc/passwd", "x/../../a.json"].map((rel) => readInsideRoot(root, rel, NONE))).toEqual([leaves, leaves, leaves]);
   });
 
+  it("refuses a name holding a NUL in its own words, never Node's (which named the absolute path; adversary round 58, F7)", () => {
+    const root = tempRepo({ "a.json": "{}" });
+    const nul = { ok: false, reason: "missing", message: "the name holds a NUL character, which no file name can" };
+    expect([readInsideRoot(root, "a.json\u0000x", NONE), readInsideRoot(root, "a.json\u0000", { ignore: null, walked: true }), statInsideRoot(root, "\u0000", NONE), isFileInsideRoot(root, "a.json\u0000", null)]).toEqual([nul, nul, nul, false]);
+  });
+
   it("follows a link inside the root, and says where it led; a link into what the ignore rules exclude is refused", () => {
     const root = tempRepo({ "specs/v2/openapi.json": "{}\n", "drafts/spec.json": "{}\n" });
     symlinkSync("specs/v2/openapi.json", join(root, "openapi.json"));

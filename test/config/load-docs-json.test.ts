@@ -38,6 +38,17 @@ describe("loadDocsJson", () => {
     });
   });
 
+  it("a $ref holding a NUL is a finding of its own, with its position, the name escaped; nothing is read or listed for it (adversary round 58, F7)", async () => {
+    const root = tempRepo({
+      "docs.json": '{"name":"X","navigation":{"tabs":[{"$ref":"a.json\\u0000x"},{"tab":"B","pages":["index"]}]}}',
+      "a.json": { tab: "A", pages: ["index"] },
+    });
+    const r = await loadDocsJson(root);
+    // Before: cannot read "a.json<NUL>x": The argument 'path' must be ... without null bytes. Received '/tmp/.../a.json\x00x'
+    expect(r.diagnostics.map(formatDiagnostic)).toEqual(['docs.json:1:43 navigation.tabs[0].$ref: "$ref" "a.json\\u0000x" is not a file name: it holds a NUL character']);
+    expect(r.files).toEqual(["docs.json"]);
+  });
+
   it("a problem in one element costs that element only: every problem at once, the rest read", async () => {
     const root = tempRepo({
       "docs.json": {

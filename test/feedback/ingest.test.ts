@@ -125,6 +125,43 @@ describe("ingestion: bad input is a 400 naming each parameter, and stores nothin
     expect(after).toBe(before);
   });
 
+  it("a field holding half a surrogate pair is refused, naming it; whole pairs and U+FFFD are stored exactly as answered (adversary round 58, F11)", async () => {
+    const list = async () => (await (await srv.api("/v1/analytics/docs/feedback?limit=100")).json()).feedback as { id: string }[];
+    const before = (await list()).length;
+    const raw = (kind: string, body: string) => fetch(`${srv.url}/v1/feedback/docs/${kind}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    // Before, answered 201 with "x\ud800y" and stored as "x\ufffd\ufffd\ufffdy".
+    expect(await errorOf(await raw("contextual", '{"path":"/a","helpful":false,"comment":"x\\ud800y"}'))).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: "invalid_parameter",
+          param: "comment",
+          message: "comment must be text: it holds \\ud800 at character 1, half of a surrogate pair, which no store keeps",
+          details: [{ code: "invalid_parameter", param: "comment", message: "comment must be text: it holds \\ud800 at character 1, half of a surrogate pair, which no store keeps" }],
+        },
+      },
+    });
+    const snippet = await errorOf(await raw("code-snippet", '{"path":"/a","comment":"ok \\ud83d\\ude00","code":"a\\udc00","filename":"\\ud83d","lang":"sh"}'));
+    expect(snippet).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: "invalid_parameter",
+          param: "code",
+          message: "2 invalid parameters: code must be text: it holds \\udc00 at character 1, half of a surrogate pair, which no store keeps; filename must be text: it holds \\ud83d at character 0, half of a surrogate pair, which no store keeps",
+          details: [
+            { code: "invalid_parameter", param: "code", message: "code must be text: it holds \\udc00 at character 1, half of a surrogate pair, which no store keeps" },
+            { code: "invalid_parameter", param: "filename", message: "filename must be text: it holds \\ud83d at character 0, half of a surrogate pair, which no store keeps" },
+          ],
+        },
+      },
+    });
+    expect((await list()).length).toBe(before);
+    const answered = await (await raw("contextual", '{"path":"/a","helpful":true,"comment":"x\\ud83d\\ude00y \\ufffd"}')).json();
+    expect(answered.comment).toBe("x\u{1f600}y \ufffd");
+    expect((await list()).find((e) => e.id === answered.id)).toEqual(answered);
+  });
+
   it("missing fields", async () => {
     expect(await errorOf(await post("code-snippet", { comment: "x" }))).toEqual({
       status: 400,

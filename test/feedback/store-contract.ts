@@ -38,6 +38,13 @@ export function describeFeedbackStore(name: string, open: () => Promise<{ store:
       expect(await store.get("docs", "fb_missing")).toBeUndefined();
     });
 
+    it("text is read back exactly as insert answered it: pairs beyond the BMP, U+FFFD, NUL-free controls (adversary round 58, F11)", async () => {
+      const created = await store.insert(entry({ source: "code_snippet", comment: "x\u{1f600}y \ufffd \u202e", code: "\t\u{10ffff}\r\n", filename: "\u00e9.sh", lang: null, createdAt: 1 } as NewFeedback));
+      expect([created.comment, (created as { code?: string }).code]).toEqual(["x\u{1f600}y \ufffd \u202e", "\t\u{10ffff}\r\n"]);
+      expect(await store.get("docs", created.id)).toEqual(created);
+      expect((await store.list({ projectId: "docs", limit: 1 })).feedback).toEqual([created]);
+    });
+
     it("concurrent inserts are all stored, each with its own id", async () => {
       const created = await Promise.all(Array.from({ length: 2_500 }, (_, i) => store.insert(entry({ comment: `c${i}`, createdAt: 1_000 + i }))));
       expect(new Set(created.map((e) => e.id)).size).toBe(2_500);

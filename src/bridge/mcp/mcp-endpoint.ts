@@ -17,7 +17,7 @@ import { readBody } from "../middleware/read-body.js";
 import { unsupportedCharsetMessage } from "../middleware/body-charset.js";
 import { connectionGone } from "../middleware/connection-gone.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
-import { paramsProblem, schemaProblem, shapeProblem } from "../../mcp/message-problems.js";
+import { batchMemberProblem, paramsProblem, schemaProblem, shapeProblem } from "../../mcp/message-problems.js";
 import { rawIds } from "../../mcp/raw-ids.js";
 import { toolArguments } from "../../mcp/tool-calls.js";
 import { APP_MIME_TYPE, UI_EXTENSION_ID, rendersApps } from "../../mcp/ui-extension.js";
@@ -212,12 +212,14 @@ export class McpEndpoint {
         const id = body.messages[0].id;
         return this.listenBus.serve(opening, serve, ended, (close) => slot.attach(c.env?.outgoing, () => close(gracefulClose(id))));
       }
-      if (!(body.messages.length === 1 && body.messages[0]?.method === "initialize")) {
+      // A lone message only: `readJsonRpc` refused a batch holding an initialize.
+      const initialize = Array.isArray(body.raw) ? undefined : body.messages[0];
+      if (initialize?.method !== "initialize") {
         return jsonRpcError(400, JSON_RPC.serverError, "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session, or use protocol version 2026-07-28, which needs none)");
       }
       const charged = await this.chargeTools(endpoint, c, owner, body);
       if (charged instanceof Response) return charged;
-      return this.settle(await this.open(endpoint, principal, owner, c.req.raw, body.raw, authInfo), charged);
+      return this.settle(await this.open(endpoint, principal, owner, c.req.raw, initialize, authInfo), charged);
     }
 
     let session = this.sessions.get(sessionId);
@@ -250,9 +252,8 @@ export class McpEndpoint {
           message: `Invalid Request: JSON-RPC batches were removed in protocol version ${NO_BATCHES_FROM}, and this session uses ${version}; send one message per request`,
         });
       }
-      // A batch runs as the calls it holds (`runBatch`), but for an `initialize` in it, which the
-      // SDK refuses whole (one per session, and alone).
-      if (Array.isArray(body.raw) && !body.messages.some((m) => m.method === "initialize")) {
+      // A batch runs as the calls it holds (`runBatch`); one holding an `initialize` was refused whole (`readJsonRpc`).
+      if (Array.isArray(body.raw)) {
         this.cancelCalls(session, body.messages);
         const sessionCalls = this.sessionCalls;
         return runBatch({
@@ -465,6 +466,19 @@ export class McpEndpoint {
         },
       });
     }
+    const alone = Array.isArray(raw) ? list.findIndex((m) => batchMemberProblem(m) !== undefined) : -1;
+    if (alone !== -1) {
+      // Refused before any version is looked at: a batched initialize is wrong at every revision,
+      // with or without a session (a 2025-06-18 or later session would refuse the batch anyway).
+      const refused = { code: JSON_RPC.invalidRequest, message: `Invalid Request: the batch was not processed because its message at index ${alone} is invalid` };
+      return jsonRpcRefusal(400, raw, refused, {
+        rawIds: rawIds(read.text),
+        errorOf: (m) => {
+          const problem = batchMemberProblem(m);
+          return problem === undefined ? undefined : { code: JSON_RPC.invalidRequest, message: `Invalid Request: ${problem}` };
+        },
+      });
+    }
     return { raw, messages: list as Message[] };
   }
 
@@ -567,12 +581,12 @@ export class McpEndpoint {
     };
   }
 
-  /** Open a session for an `initialize` request. */
-  private async open(endpoint: Endpoint, principal: string, owner: string, request: Request, parsedBody: unknown, authInfo: AuthInfoWithContext): Promise<Response> {
-    const traits = initializeTraits(parsedBody);
+  /** Open a session for an `initialize` request, sent alone (the id is signed with what that one message settles). */
+  private async open(endpoint: Endpoint, principal: string, owner: string, request: Request, initialize: Message, authInfo: AuthInfoWithContext): Promise<Response> {
+    const traits = initializeTraits(initialize);
     const id = this.ids.mint(endpoint, principal, traits);
     const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, id);
-    const response = await transport.handleRequest(request, { parsedBody, authInfo });
+    const response = await transport.handleRequest(request, { parsedBody: initialize, authInfo });
     // The SDK refused the request (bad Accept header...): no session was opened, free the server.
     if (transport.sessionId === undefined) {
       await server.server.close();
@@ -774,8 +788,8 @@ function envelopeCapabilities(message: Message | undefined): ClientCapabilities 
  * MCP Apps, and the version the SDK's server negotiates (the one requested if it serves it, else
  * its latest; `open` checks the server agreed).
  */
-function initializeTraits(body: unknown): SessionTraits {
-  const params = (body as { params?: { capabilities?: ClientCapabilities; protocolVersion?: unknown } } | null)?.params;
+function initializeTraits(message: Message): SessionTraits {
+  const params = message.params as { capabilities?: ClientCapabilities; protocolVersion?: unknown } | undefined;
   const requested = params?.protocolVersion;
   const protocolVersion = typeof requested === "string" && SESSION_PROTOCOL_VERSIONS.includes(requested) ? requested : (SESSION_PROTOCOL_VERSIONS[0] as string);
   return { apps: rendersApps(params?.capabilities), protocolVersion };

@@ -29,8 +29,79 @@ export const RelayRequest = z.strictObject({
   body: z.unknown().optional(),
   /** `base64` when `body` is a base64 string of binary data (a file upload). */
   bodyEncoding: z.enum(["utf8", "base64"]).optional(),
+}).superRefine((request, ctx) => {
+  const problem = bodyProblem(request.body, request.bodyEncoding);
+  if (problem !== undefined) ctx.addIssue({ code: "custom", path: problem.path, message: problem.message });
 });
 export type RelayRequest = z.infer<typeof RelayRequest>;
+
+/** Levels of a path inside `body` a refusal names. */
+const MAX_PATH_SHOWN = 16;
+
+/**
+ * What the relay could not send as the caller wrote it, named by where in `body` it is. Sent
+ * anyway, a base64 body that was not base64 went out as whatever Node's lenient decoder made of
+ * it (`"%%%"` as nothing, `"aGVsbG8=!!!!garbage"` as `hello`), and a number past a double's range
+ * (`1e999`, which JSON.parse reads as Infinity) as `null`, JSON.stringify's word for it: the API
+ * got another request than the one the reader sent, and nobody was told (adversary round 58, F6).
+ */
+function bodyProblem(body: unknown, encoding: "utf8" | "base64" | undefined): { path: (string | number)[]; message: string } | undefined {
+  if (encoding === "base64" && body !== undefined && body !== null) {
+    if (typeof body !== "string") return { path: ["body"], message: `must be a base64 string when bodyEncoding is base64 (got ${Array.isArray(body) ? "an array" : typeof body})` };
+    const problem = base64Problem(body);
+    return problem === undefined ? undefined : { path: ["body"], message: `not base64 (bodyEncoding is base64): ${problem}` };
+  }
+  const where = nonFiniteNumber(body);
+  // A path as deep as the body may nest would make a message of hundreds of kilobytes.
+  const shown = where !== undefined && where.length > MAX_PATH_SHOWN ? [...where.slice(0, MAX_PATH_SHOWN), `... (${where.length} levels deep)`] : where;
+  return shown === undefined ? undefined : { path: ["body", ...shown], message: "a number out of range (it reads as Infinity, which JSON cannot carry, and would be sent as null); send the body as a string to send it as written" };
+}
+
+/**
+ * What keeps `text` from being base64 (RFC 4648 section 4: its alphabet, in groups of four, `=`
+ * padding only at the end), or undefined. Node's decoder skips what it does not know and stops
+ * at the first `=`, so it is no check.
+ */
+function base64Problem(text: string): string | undefined {
+  const foreign = /[^A-Za-z0-9+/=]/u.exec(text);
+  if (foreign !== null) return `${JSON.stringify(foreign[0])} at character ${foreign.index} is not in its alphabet (A-Z, a-z, 0-9, + and /, with = padding at the end)`;
+  const pad = text.indexOf("=");
+  if (pad !== -1 && !/^={1,2}$/.test(text.slice(pad))) return `"=" at character ${pad} is padding, which only ends the text (one or two)`;
+  if (text.length % 4 !== 0) return `${text.length} characters, where base64 comes in groups of 4 (pad the last group with =)`;
+  return undefined;
+}
+
+/** A value met in a walk, with how it was reached (the path is made only for the one reported). */
+interface Visit {
+  readonly value: unknown;
+  readonly key: string | number | undefined;
+  readonly parent: Visit | undefined;
+}
+
+/**
+ * The path inside `value` of its first number that is not finite, or undefined. Walked with a
+ * stack of its own: the body may nest as deep as the request's size allows, past the call stack.
+ */
+function nonFiniteNumber(value: unknown): (string | number)[] | undefined {
+  const stack: Visit[] = [{ value, key: undefined, parent: undefined }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const v = top.value;
+    if (typeof v === "number" && !Number.isFinite(v)) return pathOf(top);
+    if (typeof v !== "object" || v === null) continue;
+    const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((item: unknown, i) => [i, item]) : Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i] as [string | number, unknown];
+      stack.push({ value: item, key, parent: top });
+    }
+  }
+  return undefined;
+}
+
+function pathOf(visit: Visit): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
 
 /** RFC 9110 5.1: a field name is a token. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

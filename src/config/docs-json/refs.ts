@@ -208,6 +208,7 @@ class RefResolver {
       return obj;
     };
     if (typeof ref !== "string" || ref.trim() === "") return broken(`"$ref" must be a relative path to a JSON file`);
+    if (ref.includes("\u0000")) return broken(`"$ref" ${JSON.stringify(ref)} is not a file name: it holds a NUL character`);
     const target = refTarget(source.file, ref);
     if (target === undefined) return broken(`"$ref" must be a path relative to ${source.file} ("${ref}" is not; URLs are not fetched)`);
     if (target === ".." || target.startsWith("../")) return broken(`"$ref" "${ref}" points outside the repository`);
@@ -254,7 +255,8 @@ class RefResolver {
 
 /** The repository-relative file a `$ref` names, or undefined when it is not a relative path. */
 function refTarget(holder: string, ref: string): string | undefined {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(ref) || isAbsolute(ref) || ref.startsWith("/")) return undefined;
+  // A name with a NUL names no file: never read, nor listed among the files read (`resolveRef` says why).
+  if (/^[a-z][a-z0-9+.-]*:/i.test(ref) || isAbsolute(ref) || ref.startsWith("/") || ref.includes("\u0000")) return undefined;
   return posix.normalize(posix.join(posix.dirname(holder), ref.replace(/\\/g, "/")));
 }
 
