@@ -4,6 +4,7 @@ import { type ElementNode, type NavItem, type NavModel, readNavigation } from ".
 import type { ReadableDocsJson } from "./docs-json/readable.js";
 import { listSpecReferences } from "./docs-json/spec-references.js";
 import { versionPaths } from "./version-paths.js";
+import { isWebUrl } from "./web-url.js";
 import { type PagePlacement, scopeNames, type SiteConfig, type SiteSection, type SpecReference, toPagePath } from "./site-config.js";
 
 /**
@@ -91,7 +92,8 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
 
   const seo = isObject(doc.seo) ? doc.seo : {};
   const metatags = isObject(seo.metatags) ? seo.metatags : {};
-  const canonical = typeof metatags.canonical === "string" ? metatags.canonical : undefined;
+  // Used to build links only when it is a web address (`canonical-url` says so when it is not).
+  const canonical = typeof metatags.canonical === "string" && isWebUrl(metatags.canonical) ? metatags.canonical : undefined;
 
   return {
     name,

@@ -19,3 +19,44 @@ describe("svc-mcp check: an element left out", () => {
     });
   });
 });
+
+describe("svc-mcp check: seo.metatags.canonical", () => {
+  const site = (canonical: unknown) =>
+    tempRepo({ "docs.json": JSON.stringify({ name: "C", seo: { metatags: { canonical } }, navigation: { pages: ["index"] } }), "index.mdx": "---\ntitle: Home\n---\nAbout buckets.\n" });
+
+  it("a value that is not an http or https URL is said, and never used to make links", async () => {
+    for (const canonical of ["javascript:alert(1)", "not a url", ""]) {
+      const root = site(canonical);
+      expect(await runCli(["check", "--dir", root])).toEqual({
+        code: 0,
+        stdout: [
+          `docs.json:1:44 seo.metatags.canonical: warning: must be an http or https URL to make links; got ${JSON.stringify(canonical)}: not used, links in search results are made from --base-url, else http://localhost:3000`,
+          "checked docs.json and 1 page: 0 errors, 1 warning",
+          "",
+        ].join("\n"),
+        stderr: "",
+      });
+      const search = await runCli(["search", "buckets", "--dir", root, "--json"]);
+      expect((JSON.parse(search.stdout) as { url: string }[]).map((r) => r.url)).toEqual(["http://localhost:3000/"]);
+    }
+  });
+
+  it("a value that is not a string is an error", async () => {
+    expect(await runCli(["check", "--dir", site(7)])).toEqual({
+      code: 1,
+      stdout: [
+        "docs.json:1:44 seo.metatags.canonical: must be a string; got 7: not used, links in search results are made from --base-url, else http://localhost:3000",
+        "checked docs.json and 1 page: 1 error, 0 warnings",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
+
+  it("an https URL is used, with no finding", async () => {
+    const root = site("https://docs.example.com");
+    expect((await runCli(["check", "--dir", root])).stdout).toBe("checked docs.json and 1 page: no problems\n");
+    const search = await runCli(["search", "buckets", "--dir", root, "--json"]);
+    expect((JSON.parse(search.stdout) as { url: string }[]).map((r) => r.url)).toEqual(["https://docs.example.com/"]);
+  });
+});
