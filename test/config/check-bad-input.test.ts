@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { tempRepo } from "./temp-repo.js";
@@ -58,5 +59,31 @@ describe("svc-mcp check: seo.metatags.canonical", () => {
     expect((await runCli(["check", "--dir", root])).stdout).toBe("checked docs.json and 1 page: no problems\n");
     const search = await runCli(["search", "buckets", "--dir", root, "--json"]);
     expect((JSON.parse(search.stdout) as { url: string }[]).map((r) => r.url)).toEqual(["https://docs.example.com/"]);
+  });
+});
+
+describe("svc-mcp check: file names a repository may hold", () => {
+  it("control characters in a name are escaped (one finding a line, nothing sent to the terminal), and a name that is not UTF-8 is said to be skipped", async () => {
+    const root = tempRepo({
+      "docs.json": { name: "N", navigation: { pages: ["index"] } },
+      "index.mdx": "# Home\n",
+      "x\u001b[2K\u001b[1Aclean.mdx": "---\ntitle: ok\n---\n<Foo/>\n",
+      "we\nird.mdx": "---\ntitle: [\n---\n",
+    });
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/bad`), Buffer.from([0xff]), Buffer.from(".mdx")]), "---\ntitle: Bad name\n---\nzyxxyz\n");
+    const run = await runCli(["check", "--dir", root]);
+    expect({ ...run, stdout: run.stdout.split("\n").filter((l) => !l.includes("not in the navigation")) }).toEqual({
+      code: 0,
+      stdout: [
+        "bad\uFFFD.mdx warning: skipped: the file name is not valid UTF-8",
+        "we\\nird.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection",
+        "x\\x1b[2K\\x1b[1Aclean.mdx:4:1 warning: <Foo> is not a component the preview knows: it shows the element's children",
+        "checked docs.json and 2 pages: 0 errors, 4 warnings",
+        "",
+      ],
+      stderr: "",
+    });
+    const json = JSON.parse((await runCli(["check", "--dir", root, "--json"])).stdout) as { diagnostics: { file: string }[] };
+    expect(json.diagnostics.map((d) => d.file).filter((f) => f !== "docs.json")).toEqual(["bad\uFFFD.mdx", "we\nird.mdx", "x\u001b[2K\u001b[1Aclean.mdx", "x\u001b[2K\u001b[1Aclean.mdx"]);
   });
 });
