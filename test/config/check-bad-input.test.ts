@@ -87,3 +87,14 @@ describe("svc-mcp check: file names a repository may hold", () => {
     expect(json.diagnostics.map((d) => d.file).filter((f) => f !== "docs.json")).toEqual(["bad\uFFFD.mdx", "we\nird.mdx", "x\u001b[2K\u001b[1Aclean.mdx", "x\u001b[2K\u001b[1Aclean.mdx"]);
   });
 });
+
+describe("svc-mcp check: a value of the wrong type", () => {
+  it("is said once: api.asyncapi.source: [] is not also too short", async () => {
+    const root = tempRepo({ "docs.json": '{"navigation": {"pages": ["index"]}, "api": {"asyncapi": {"source": []}}}', "index.mdx": "# Home\n" });
+    expect(await runCli(["check", "--dir", root])).toEqual({
+      code: 1,
+      stdout: ["docs.json:1:69 api.asyncapi.source: must be a string; got an array", "checked docs.json and 1 page: 1 error, 0 warnings", ""].join("\n"),
+      stderr: "",
+    });
+  });
+});
