@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../config/diagnostic.js";
+import { visibleText } from "../config/visible-text.js";
 
 /** `1 page`, `2 pages`. */
 export function plural(n: number, word: string, words = `${word}s`): string {
@@ -37,7 +38,7 @@ export function diagnosticsSummary(diagnostics: readonly Diagnostic[], dir: stri
   const counts = [errors > 0 ? plural(errors, "error") : "", warnings > 0 ? plural(warnings, "warning") : ""].filter((c) => c !== "").join(" and ");
   const files = [...new Set(diagnostics.map((d) => d.file))];
   const where =
-    files.length === 1 ? files[0] : files.includes("docs.json") ? `docs.json and ${plural(files.length - 1, "other file")}` : plural(files.length, "file");
+    files.length === 1 ? visibleText(files[0] as string) : files.includes("docs.json") ? `docs.json and ${plural(files.length - 1, "other file")}` : plural(files.length, "file");
   const check = dir === undefined || dir === "." ? "svc-mcp check" : `svc-mcp check --dir ${shellWord(dir)}`;
   // "for details", not "to see them": check also checks what loading does not (pages outside
   // the navigation, ...), so its count can be higher.

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { checkStateOption, redactUrl } from "../store/location.js";
+import { isWebUrl } from "../config/web-url.js";
 import { CliError, type CliIO } from "./io.js";
 
 /** `--dir`: the docs repository (default: the current folder). Shared by every command. */
@@ -44,8 +45,7 @@ const URL_OPTIONS: ReadonlySet<string> = new Set(["base-url", "url"]);
  * 'http://[::1'` wrote editor configurations for an address nothing can reach (adversary round 32).
  */
 export function parseUrlOption(key: string, text: string): string {
-  const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (url !== undefined && (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "") return text;
+  if (isWebUrl(text)) return text;
   throw new CliError(`--${key} must be an http or https URL such as https://docs.example.com; got ${JSON.stringify(text)}`, 2);
 }
 

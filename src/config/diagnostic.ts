@@ -1,3 +1,5 @@
+import { visibleText } from "./visible-text.js";
+
 /**
  * A finding about the repository: a broken docs.json, a page that failed to parse, a spec that
  * cannot be read. Errors stop `svc-mcp check`; warnings are reported and never block serving.
@@ -43,10 +45,11 @@ export interface DiagnosticSubject {
  * (as in the issue's example); warnings say so.
  */
 export function formatDiagnostic(d: Diagnostic): string {
-  let where = d.file;
+  let where = visibleText(d.file);
   if (d.line !== undefined) where += `:${d.line}`;
   if (d.line !== undefined && d.column !== undefined) where += `:${d.column}`;
   const severity = d.severity === "warning" ? "warning: " : "";
-  const path = d.path !== undefined && d.path !== "" ? ` ${d.path}:` : "";
-  return `${where}${path} ${severity}${d.message}`;
+  const path = d.path !== undefined && d.path !== "" ? ` ${visibleText(d.path)}:` : "";
+  // The message too: it quotes file names and values from the repository.
+  return `${where}${path} ${severity}${visibleText(d.message)}`;
 }

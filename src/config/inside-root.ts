@@ -262,6 +262,9 @@ export interface RootListing {
   readonly links: readonly string[];
   /** Folders that could not be listed, with why: what they hold is not served. */
   readonly unlisted: readonly { readonly folder: string; readonly message: string }[];
+  /** Files (and folders) `match` would take whose name is not valid UTF-8 (`bad\xff.mdx`), as
+   *  decoded (with U+FFFD): no path names them, so they cannot be read, only said to be skipped. */
+  readonly undecodable: readonly string[];
 }
 
 /** A folder as a walk listed it (`FolderListings`): its stat taken before the listing, and what
@@ -311,6 +314,7 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean, fo
   const files: string[] = [];
   const links: string[] = [];
   const unlisted: { folder: string; message: string }[] = [];
+  const undecodable: string[] = [];
   const walk = (abs: string, rel: string): void => {
     folders?.beforeListing?.(rel);
     const st = folders !== undefined ? folderStat(abs) : undefined;
@@ -337,6 +341,11 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean, fo
     for (const entry of entries) {
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      // A name that is not UTF-8 is listed with U+FFFD in place of its bytes, a name no file has.
+      if (entry.name.includes("\uFFFD") && (entry.isDirectory() || match(childRel)) && !exists(join(abs, entry.name))) {
+        undecodable.push(childRel);
+        continue;
+      }
       let kind: number;
       if (entry.isDirectory()) {
         kind = ENTRY_FOLDER;
@@ -358,10 +367,20 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean, fo
   try {
     base = realRoot(root);
   } catch (error) {
-    return { files, links, unlisted: [{ folder: ".", message: refusalOf(error as NodeJS.ErrnoException).message }] };
+    return { files, links, unlisted: [{ folder: ".", message: refusalOf(error as NodeJS.ErrnoException).message }], undecodable };
   }
   walk(base, "");
-  return { files, links, unlisted };
+  return { files, links, unlisted, undecodable };
+}
+
+/** Whether a path names an entry (a link's own, not its target's). */
+function exists(abs: string): boolean {
+  try {
+    lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A folder's stat for `FolderListings`; undefined when it cannot be had (the listing then says why). */

@@ -62,12 +62,14 @@ export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = 
   const read = options.read ?? fileReader(root, options.ignore ?? loadIgnoreRules(root));
   let source = await resolveJsonRefs(DOCS_JSON, read);
   let mint: UpgradedMintJson | undefined;
+  let mintSource: ResolvedJson | undefined;
   if (source.rootMissing) {
     // A repository older than docs.json is read from its mint.json, as the platform reads it.
     const older = await resolveJsonRefs(MINT_JSON, read);
     // Either file created later reloads the configuration.
     if (older.rootMissing) return { config: emptySiteConfig(basename(root)), diagnostics: [], files: [DOCS_JSON, MINT_JSON], linkTargets: [] };
     ({ source, mint } = asDocsJson(older));
+    mintSource = older;
   }
 
   // Loaded when a docs.json is read, not at import: its zod schema takes ~15-25 ms of CPU to
@@ -77,7 +79,7 @@ export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = 
     ...(options.files !== undefined ? { files: options.files } : {}),
     ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
   });
-  const diagnostics = mint === undefined ? validation.diagnostics : mintDiagnostics(validation.diagnostics, mint);
+  const diagnostics = mint === undefined || mintSource === undefined ? validation.diagnostics : mintDiagnostics(validation.diagnostics, mint, mintSource);
   const origins = mint?.origins;
   const older = origins !== undefined ? { mint: { file: MINT_JSON, writtenAt: (path: string) => writtenAt(path, origins) } } : {};
   const base = { raw: source.value, diagnostics, files: source.files, linkTargets: source.linkTargets, refsRead: source.readFiles, model: validation.model, source, ...older };

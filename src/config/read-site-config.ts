@@ -4,6 +4,7 @@ import { type ElementNode, type NavItem, type NavModel, readNavigation } from ".
 import type { ReadableDocsJson } from "./docs-json/readable.js";
 import { listSpecReferences } from "./docs-json/spec-references.js";
 import { versionPaths } from "./version-paths.js";
+import { isWebUrl } from "./web-url.js";
 import { type PagePlacement, scopeNames, type SiteConfig, type SiteSection, type SpecReference, toPagePath } from "./site-config.js";
 
 /**
@@ -70,9 +71,12 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
       if (typeof el.value.tag === "string" && el.value.tag.trim() !== "" && !versionTags.has(el.title)) versionTags.set(el.title, el.value.tag.trim());
       if (el.value.default === true && defaultVersion === undefined) defaultVersion = el.title;
     }
-    if (el.kind === "language" && el.title !== undefined) {
-      if (!languages.includes(el.title)) languages.push(el.title);
-      if (el.value.default === true && defaultLanguage === undefined) defaultLanguage = el.title;
+    // Under the code the site first writes for the language (`NavContext.language`): `cn` and `zh`
+    // listed side by side are one language.
+    const language = el.kind === "language" && el.title !== undefined ? el.context.language : undefined;
+    if (language !== undefined) {
+      if (!languages.includes(language)) languages.push(language);
+      if (el.value.default === true && defaultLanguage === undefined) defaultLanguage = language;
     }
   }
   defaultVersion ??= versions[0];
@@ -88,7 +92,8 @@ export function readSiteConfig(raw: unknown, fallbackName: string, options: Read
 
   const seo = isObject(doc.seo) ? doc.seo : {};
   const metatags = isObject(seo.metatags) ? seo.metatags : {};
-  const canonical = typeof metatags.canonical === "string" ? metatags.canonical : undefined;
+  // Used to build links only when it is a web address (`canonical-url` says so when it is not).
+  const canonical = typeof metatags.canonical === "string" && isWebUrl(metatags.canonical) ? metatags.canonical : undefined;
 
   return {
     name,
@@ -120,7 +125,8 @@ function optionalScope(key: "products", value: string[] | undefined): { products
 
 /** Whether every element of this kind and title is hidden (itself or under a hidden ancestor). */
 function everyHidden(elements: readonly ElementNode[], kind: "version" | "language", title: string): boolean {
-  return elements.filter((el) => el.kind === kind && el.title === title).every((el) => el.context.hidden === true);
+  const named = (el: ElementNode): string | undefined => (kind === "language" && el.title !== undefined ? el.context.language : el.title);
+  return elements.filter((el) => el.kind === kind && named(el) === title).every((el) => el.context.hidden === true);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

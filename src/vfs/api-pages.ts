@@ -366,7 +366,8 @@ function frontMatterReferencesOf(diskPages: ReadonlyMap<string, Page>, frontMatt
   for (const page of diskPages.values()) {
     if (page.meta.openapi !== undefined) {
       const spec = frontMatterSpecs?.get(page.file.path);
-      frontMatter.push({ pagePath: page.path, file: page.file.path.slice(1), openapi: page.meta.openapi, ...(spec !== undefined ? { spec } : {}) });
+      const line = frontMatterKeyLine(page.file.text, "openapi");
+      frontMatter.push({ pagePath: page.path, file: page.file.path.slice(1), openapi: page.meta.openapi, ...(spec !== undefined ? { spec } : {}), ...(line !== undefined ? { line } : {}) });
     }
     if (page.meta.openapiSchema === undefined) continue;
     // A page with both keys documents its operation; the spec map holds the operation's spec.

@@ -181,6 +181,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
     const diagnostics: Diagnostic[] = [];
     const { ignore, lastGoodIgnore } = ignoreRulesOf(root, previous, diagnostics);
     for (const { folder, message } of listing.unlisted) listed.push(skippedFinding(folder, `cannot list the folder (${message})`));
+    for (const file of listing.undecodable) listed.push(skippedFinding(file, "the file name is not valid UTF-8"));
     const linkedPages = pageLinks(root, listing.links, ignore, listed);
     // A path the cache holds a page of was not ignored when the cache was written, under the same
     // ignore files (else the cache is stale and not offered): not tested again, ~60 ms of a start

@@ -105,7 +105,7 @@ describe("readInsideRoot", () => {
     made.push(holder);
     symlinkSync(real, join(holder, "docs"));
     symlinkSync(join(real, "a.json"), join(real, "b.json"));
-    expect([readInsideRoot(join(holder, "docs"), "b.json", NONE).ok, listInsideRoot(join(holder, "docs"), () => true)]).toEqual([true, { files: ["a.json"], links: ["b.json"], unlisted: [] }]);
+    expect([readInsideRoot(join(holder, "docs"), "b.json", NONE).ok, listInsideRoot(join(holder, "docs"), () => true)]).toEqual([true, { files: ["a.json"], links: ["b.json"], unlisted: [], undecodable: [] }]);
   });
 
   it("says why anything else is not read: missing, a link to nowhere, a loop, a folder, a pipe (without waiting on it), too large", () => {

@@ -139,10 +139,24 @@ describe("mint.json read as the docs.json it stands for", () => {
     });
   });
 
-  it("what is not mint.json's shape gives an empty navigation, never an exception", () => {
-    const navOf = (odd: unknown): unknown => upgradeMintJson(odd).value.navigation;
-    for (const odd of [[1, 2], null, "mint", { navigation: "nope", tabs: "x", versions: 3 }]) expect(navOf(odd)).toEqual({ groups: [] });
-    expect(navOf({ navigation: [null, 3, { group: "G", pages: [4, null] }] })).toEqual({ groups: [{ group: "G", pages: [] }] });
+  it("what is not mint.json's shape is left out and said, never an exception", () => {
+    // Not an object at all: docs.json's check says so of the file as written (see the repository tests).
+    for (const odd of [[1, 2], null, "mint"]) expect(upgradeMintJson(odd).value.navigation).toEqual({ groups: [] });
+    const wrong = upgradeMintJson({ navigation: "nope", tabs: "x", versions: 3 });
+    expect(wrong.value.navigation).toBeUndefined();
+    expect(wrong.problems).toEqual([
+      { path: "navigation", message: 'must be an array of groups; got "nope"', code: "type" },
+      { path: "tabs", message: 'must be an array; got "x"', code: "type" },
+      { path: "versions", message: "must be an array; got 3", code: "type" },
+    ]);
+    const entries = upgradeMintJson({ navigation: [null, 3, { group: "G", pages: [4, null] }] });
+    expect(entries.value.navigation).toEqual({ groups: [{ group: "G", pages: [] }] });
+    expect(entries.problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      'navigation[0]: must be a group (an object with "group" and "pages"); got null',
+      'navigation[1]: must be a group (an object with "group" and "pages"); got 3',
+      "navigation[2].pages[0]: must be a page path (a string) or a group; got 4",
+      "navigation[2].pages[1]: must be a page path (a string) or a group; got null",
+    ]);
   });
 });
 
@@ -177,6 +191,60 @@ describe("a repository with mint.json and no docs.json", () => {
         "",
       ].join("\n"),
     });
+  });
+
+  it("check says every part of mint.json not in its shape once, at its line, under mint.json's own key path", async () => {
+    const root = tempRepo({
+      "mint.json": [
+        '{"name": "M", "navigation": [',
+        '  {"group": "A", "pages": ["introduction", 5, null, "missing"]},',
+        '  {"group": "B", "pages": "x"},',
+        '  "loose",',
+        '  {"pages": ["guides/auth"]}',
+        ' ],',
+        ' "tabs": [{"name": "T", "url": 5}, "s", {"name": 5, "url": "guides"}],',
+        ' "anchors": {"x": 1},',
+        ' "versions": ["v1", "v2", "v3"],',
+        ' "api": {"playground": {"mode": "bogus"}}',
+        "}",
+      ].join("\n"),
+      "introduction.mdx": page("Introduction"),
+      "guides/auth.mdx": page("Authentication"),
+    });
+    expect(await runCli(["check", "--dir", root])).toEqual({
+      code: 1,
+      stderr: "",
+      stdout: [
+        "mint.json warning: docs.json not found: mint.json, the format before docs.json, is read as the docs.json it stands for (`npx mint upgrade` writes that docs.json)",
+        "mint.json:2:44 navigation[0].pages[1]: must be a page path (a string) or a group; got 5",
+        "mint.json:2:47 navigation[0].pages[2]: must be a page path (a string) or a group; got null",
+        'mint.json:2:53 navigation[0].pages[3]: warning: page "missing" not found: no missing.mdx or missing.md',
+        'mint.json:3:27 navigation[1].pages: must be an array; got "x"',
+        'mint.json:4:3 navigation[2]: must be a group (an object with "group" and "pages"); got "loose"',
+        'mint.json:5:3 navigation[3]: "group" is required',
+        "mint.json:7:32 tabs[0].url: must be a string; got 5",
+        'mint.json:7:36 tabs[1]: must be an object with "name" and "url"; got "s"',
+        "mint.json:7:50 tabs[2].name: must be a string; got 5",
+        "mint.json:8:13 anchors: must be an array; got an object",
+        'mint.json:10:33 api.playground.mode: must be one of "show", "simple", "hide"; got "bogus"',
+        'guides/auth.mdx warning: page is listed only in a part of docs.json that cannot be read (above), so search leaves it out (seo.indexing "all" includes it)',
+        "checked mint.json and 2 pages: 10 errors, 3 warnings",
+        "",
+      ].join("\n"),
+    });
+  });
+
+  it("a mint.json that is not an object, or whose navigation is not a list of groups, is an error, and every page stays searchable", async () => {
+    for (const [mint, finding] of [
+      ['[{"group": "A", "pages": ["introduction"]}]', "mint.json:1:1 the top level must be an object; got an array"],
+      ['{"name": "M", "navigation": {"group": "A", "pages": ["introduction"]}}', "mint.json:1:29 navigation: must be an array of groups; got an object"],
+    ] as const) {
+      const root = tempRepo({ "mint.json": mint, "introduction.mdx": page("Introduction"), "guides/auth.mdx": page("Authentication") });
+      const check = await runCli(["check", "--dir", root]);
+      expect({ code: check.code, lines: check.stdout.split("\n").slice(1, 2) }).toEqual({ code: 1, lines: [finding] });
+      const search = await runCli(["search", "authentication", "--dir", root, "--json"]);
+      expect((JSON.parse(search.stdout) as { path: string }[]).map((r) => r.path)).toEqual(["/guides/auth"]);
+    }
   });
 
   it("nav shows its tabs and groups", async () => {

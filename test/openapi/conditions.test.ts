@@ -78,7 +78,7 @@ describe("OpenAPI configuration conditions", () => {
       "openapi.json": usersSpec(),
       "user.mdx": "---\nopenapi: GET /user\n---\n",
     });
-    expect(lines(site)).toContain('user.mdx warning: front matter openapi "GET /user" does not match an operation: openapi.json has no GET /user (did you mean "GET /users"?)');
+    expect(lines(site)).toContain('user.mdx:2 warning: front matter openapi "GET /user" does not match an operation: openapi.json has no GET /user (did you mean "GET /users"?)');
     expect(site.api?.pages.has("/user")).toBe(false);
   });
 

@@ -146,7 +146,7 @@ describe("specs named only in front matter", () => {
     expect(check.stdout).toBe(
       [
         'guides/exports.mdx warning: front matter openapi "/api/analytics.openapi.json POST /exports" documents an operation restricted to groups that not every reader of this page is in: its reference is not shown on the page',
-        'guides/outside.mdx warning: front matter openapi "../../../etc/analytics.openapi.json GET /events" does not match an operation: no spec "../../../etc/analytics.openapi.json" is found in the repository (from its root, then this page\'s folder); api/analytics.openapi.json has GET /events: write "api/analytics.openapi.json GET /events"',
+        'guides/outside.mdx:3 warning: front matter openapi "../../../etc/analytics.openapi.json GET /events" does not match an operation: no spec "../../../etc/analytics.openapi.json" is found in the repository (from its root, then this page\'s folder); api/analytics.openapi.json has GET /events: write "api/analytics.openapi.json GET /events"',
         "checked docs.json and 5 pages: 0 errors, 2 warnings",
         "",
       ].join("\n"),

@@ -185,7 +185,7 @@ describe("the same rule everywhere a $ref is resolved", () => {
       `api/spec.json warning: unresolved $ref "../../outside/spec.json#/paths/~1o" (at paths./d): $ref to ${outside}/spec.json leaves the repository; left as is`,
       `api/spec.json warning: unresolved $ref "..\\\\..\\\\outside\\\\schema.json" (at ${at("c")}): $ref to ${outside}/schema.json leaves the repository; left as is`,
       "docs.json navigation.groups[2].openapi: API spec ../outside/spec.json: the path leaves the repository",
-      'index.mdx warning: front matter openapi "../outside/spec.json GET /o" names a spec file outside the repository: it is not read',
+      'index.mdx:3 warning: front matter openapi "../outside/spec.json GET /o" names a spec file outside the repository: it is not read',
     ]);
     expect([...site.files.values()].filter((f) => f.text.includes("OUTSIDEMARK")).map((f) => f.path)).toEqual([]);
   });

@@ -120,7 +120,7 @@ describe("front matter naming no spec where several apply", () => {
     });
     const rt = await DocsRuntime.load({ root });
     expect(lines(rt.site)).toEqual([
-      'runs.mdx warning: front matter openapi "post /agents/{agent_id}/runs" names no spec, and 2 specs have POST /agents/{agent_id}/runs (api/v1.json, api/v2.json): the page shows api/v1.json\'s, the first by file name, as the hosted platform takes it; name one as "<spec file> POST /agents/{agent_id}/runs"',
+      'runs.mdx:3 warning: front matter openapi "post /agents/{agent_id}/runs" names no spec, and 2 specs have POST /agents/{agent_id}/runs (api/v1.json, api/v2.json): the page shows api/v1.json\'s, the first by file name, as the hosted platform takes it; name one as "<spec file> POST /agents/{agent_id}/runs"',
     ]);
     const sh = async (command: string) => (await rt.readerState(localContext()).shell.run(command)).stdout;
     expect(await sh("grep -h 'Base URL' /runs.mdx /list.mdx")).toBe("**Base URL:** `https://api.example.com`\n**Base URL:** `https://v2.example.com`\n");

@@ -227,3 +227,59 @@ describe("svc-mcp search --version / --language", () => {
     });
   });
 });
+
+/**
+ * One language listed under two of its codes (`cn` and `zh`, which the platform documents side
+ * by side; `en` and `EN`): it is one language, under the code the site writes first. Any code of
+ * it selects the pages of both listings, and the error names it once.
+ */
+describe("one language under two codes", () => {
+  const sites: { name: string; first: string; second: string; codes: readonly string[]; listed: string }[] = [
+    { name: "Chinese Twice", first: "cn", second: "zh", codes: ["cn", "zh", "zh-Hans", "zh-CN", "ZH"], listed: "cn (also zh, zh-Hans, zh-CN)" },
+    { name: "English Twice", first: "en", second: "EN", codes: ["en", "EN", "en-US"], listed: "en" },
+  ];
+  for (const site of sites) {
+    describe(`${site.first} and ${site.second}`, () => {
+      let twice: ReturnType<typeof makeRepo>;
+      let rt: DocsRuntime;
+      let client: Awaited<ReturnType<typeof connect>>;
+      const tool = `search_${site.name.toLowerCase().replace(" ", "_")}`;
+      beforeAll(async () => {
+        const navigation = { languages: [{ language: site.first, pages: ["a"] }, { language: site.second, pages: ["b"] }, { language: "fr", pages: ["c"] }] };
+        twice = makeRepo({ "docs.json": JSON.stringify({ name: site.name, navigation }), "a.mdx": page("Widgets A"), "b.mdx": page("Widgets B"), "c.mdx": page("Widgets C") });
+        rt = await DocsRuntime.load({ root: twice.dir });
+        client = await connect(rt);
+      });
+      afterAll(async () => {
+        await client.close();
+        twice.cleanup();
+      });
+
+      it("any of its codes finds the pages of both listings", async () => {
+        for (const language of site.codes) {
+          const r = await client.call(tool, { query: "widgets", language });
+          expect({ language, paths: (r.structuredContent as { results: { path: string }[] }).results.map((x) => x.path).sort() }).toEqual({ language, paths: ["/a", "/b"] });
+        }
+      });
+
+      it("an unknown code is refused naming the language once", async () => {
+        expect(await client.call(tool, { query: "widgets", language: "de" })).toEqual(
+          argumentError(`Invalid arguments for ${tool}: language: not a language of this site; use one of ${site.listed}, fr (got "de")`),
+        );
+      });
+
+      it("svc-mcp search --language and nav --language take any of its codes", async () => {
+        const run = await runCli(["search", "widgets", "--dir", twice.dir, "--json", "--language", site.codes[site.codes.length - 1] as string]);
+        expect(run.code).toBe(0);
+        expect((JSON.parse(run.stdout) as { path: string }[]).map((x) => x.path).sort()).toEqual(["/a", "/b"]);
+        const nav = await runCli(["nav", "--dir", twice.dir, "--json", "--language", site.second]);
+        expect(nav.code).toBe(0);
+        const tree = JSON.parse(nav.stdout) as NavTree;
+        expect({ languages: tree.languages.map((l) => l.language), pages: tree.pages.map((p) => [p.page, p.languages]) }).toEqual({
+          languages: [site.first, "fr"],
+          pages: [["/a", [site.first]], ["/b", [site.first]]],
+        });
+      });
+    });
+  }
+});

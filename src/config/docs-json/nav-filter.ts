@@ -1,3 +1,4 @@
+import { sameLanguage } from "../languages.js";
 import { toPagePath } from "../site-config.js";
 import { firstPageOf, type NavGroupNode, type NavNode, type NavTree } from "./nav-tree.js";
 
@@ -57,7 +58,9 @@ export function filterNavTree(tree: NavTree, audience: NavAudience): NavTree {
         return filterGroup(node);
       default: {
         if (node.kind === "version" && !audience.versions.includes(node.title)) return undefined;
-        if (node.kind === "language" && !audience.languages.includes(node.title)) return undefined;
+        // The section's title is the code as written (`zh`); the audience's, the code the site first
+        // wrote for the language (`cn`).
+        if (node.kind === "language" && !audience.languages.some((l) => sameLanguage(l, node.title))) return undefined;
         const items = filterItems(node.items);
         if (items.length === 0 && hasPages(node)) return undefined;
         return { ...node, ...(node.kind === "version" ? { default: node.title === defaultVersion } : {}), items };

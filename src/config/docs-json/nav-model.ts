@@ -1,6 +1,7 @@
 import { CHILD_KEYS, type ChildKey, ELEMENT_TYPES, type ElementKind, KIND_IN, ROOT_ELEMENT_ORDER, type RootKey } from "./elements.js";
 import { childPath } from "./json-path.js";
 import { type SpecSource, specSources } from "./spec-source.js";
+import { LanguageCodes } from "./language-codes.js";
 
 /**
  * The navigation as a tree of elements and entries, each with what it inherits (version,
@@ -21,6 +22,8 @@ export interface InheritedSpecs {
 export interface NavContext {
   readonly product?: string;
   readonly version?: string;
+  /** The language as the site first writes it: a site that lists one language under two codes
+   *  (`cn` and `zh`, `en` and `EN`) has one language, under the first (see `LanguageCodes`). */
   readonly language?: string;
   readonly openapi?: InheritedSpecs;
   readonly asyncapi?: InheritedSpecs;
@@ -106,21 +109,29 @@ export function readNavigation(doc: unknown, unreadableRoot: (key: RootKey) => b
   const present = navigation === undefined ? [] : ROOT_ELEMENT_ORDER.filter((k) => navigation[k] !== undefined);
   const rootKeys = [...present.filter((k) => !unreadableRoot(k)), ...present.filter((k) => unreadableRoot(k))];
   const rootKey = rootKeys[0];
-  const rootContext = navigation === undefined ? { breadcrumbs: [] } : ownContext(navigation, "navigation", { breadcrumbs: [] }, undefined);
+  const read: Reading = { elements, entries, languages: new LanguageCodes() };
+  const rootContext = navigation === undefined ? { breadcrumbs: [] } : ownContext(navigation, "navigation", { breadcrumbs: [] }, undefined, read);
   const items: NavItem[] = [];
   if (navigation !== undefined && rootKey !== undefined) {
-    readChildren(navigation[rootKey], rootKey, childPath("navigation", rootKey), undefined, rootContext, items, elements, entries);
+    readChildren(navigation[rootKey], rootKey, childPath("navigation", rootKey), undefined, rootContext, items, read);
   }
   return { navigation, rootKeys, rootKey, rootContext, items, elements, entries };
 }
 
+/** What one reading of a navigation collects as it goes. */
+interface Reading {
+  readonly elements: ElementNode[];
+  readonly entries: EntryNode[];
+  readonly languages: LanguageCodes;
+}
+
 /** The context an element passes down: the parent's, overridden by the element's own settings. */
-function ownContext(value: Obj, path: string, parent: NavContext, kind: ElementKind | undefined): NavContext {
+function ownContext(value: Obj, path: string, parent: NavContext, kind: ElementKind | undefined, read: Reading): NavContext {
   const title = kind !== undefined ? value[ELEMENT_TYPES[kind].titleKey] : undefined;
   const ctx: { -readonly [K in keyof NavContext]: NavContext[K] } = { ...parent };
   if (typeof title === "string") {
     if (kind === "version") ctx.version = title;
-    else if (kind === "language") ctx.language = title;
+    else if (kind === "language") ctx.language = read.languages.placed(title);
     else {
       if (kind === "product") ctx.product = title;
       ctx.breadcrumbs = [...parent.breadcrumbs, title];
@@ -150,8 +161,7 @@ function readChildren(
   parent: ElementNode | undefined,
   context: NavContext,
   out: NavItem[],
-  elements: ElementNode[],
-  entries: EntryNode[],
+  read: Reading,
 ): void {
   if (!Array.isArray(array)) return;
   array.forEach((item, i) => {
@@ -161,11 +171,11 @@ function readChildren(
       if (key !== "pages") return;
       const entry: EntryNode = { type: "entry", entry: item, path: itemPath, via: "pages", parent, context };
       out.push(entry);
-      entries.push(entry);
+      read.entries.push(entry);
       return;
     }
     if (!isObject(item)) return;
-    const node = readElement(item, KIND_IN[key], itemPath, parent, context, elements, entries);
+    const node = readElement(item, KIND_IN[key], itemPath, parent, context, read);
     out.push(node);
   });
 }
@@ -184,13 +194,12 @@ function readElement(
   path: string,
   parent: ElementNode | undefined,
   parentContext: NavContext,
-  elements: ElementNode[],
-  entries: EntryNode[],
+  read: Reading,
   unknownContainer?: string,
 ): ElementNode {
   const type = ELEMENT_TYPES[kind];
   const title = typeof value[type.titleKey] === "string" ? (value[type.titleKey] as string) : undefined;
-  const context = ownContext(value, path, parentContext, kind);
+  const context = ownContext(value, path, parentContext, kind, read);
   const childKeys = Object.keys(value).filter((k): k is ChildKey => (CHILD_KEYS as readonly string[]).includes(k) && value[k] !== undefined);
   const children: NavItem[] = [];
   const groupDepth = kind !== "group" ? 0 : parent !== undefined && parent.kind === "group" ? parent.groupDepth + 1 : 1;
@@ -208,13 +217,13 @@ function readElement(
     rootEntry: undefined,
     ...(unknownContainer !== undefined ? { unknownContainer } : {}),
   };
-  elements.push(node);
+  read.elements.push(node);
   if (typeof value.root === "string") {
     const rootEntry: EntryNode = { type: "entry", entry: value.root, path: childPath(path, "root"), via: "root", parent: node, context };
     (node as { rootEntry: EntryNode | undefined }).rootEntry = rootEntry;
-    entries.push(rootEntry);
+    read.entries.push(rootEntry);
   }
-  for (const key of childKeys) readChildren(value[key], key, childPath(path, key), node, context, children, elements, entries);
+  for (const key of childKeys) readChildren(value[key], key, childPath(path, key), node, context, children, read);
   // Arrays under keys the model does not know (`productGroups: [{group, products: [...]}]`, a
   // platform feature the specification does not describe): their titled objects are read as
   // elements, so the pages inside are navigation (placed, searchable) rather than lost.
@@ -225,7 +234,7 @@ function readElement(
       if (!isObject(item)) return;
       const itemKind = kindByTitle(item);
       if (itemKind === undefined) return;
-      children.push(readElement(item, itemKind, childPath(childPath(path, key), i), node, context, elements, entries, key));
+      children.push(readElement(item, itemKind, childPath(childPath(path, key), i), node, context, read, key));
     });
   }
   return node;

@@ -192,7 +192,7 @@ export function buildNavTree(doc: ReadableDocsJson, model: NavModel, options: Na
   const settings = readSettings(doc, options.fallbackName ?? "");
   const keep = (el: ElementNode): boolean =>
     !((el.kind === "version" && options.version !== undefined && el.title !== options.version) ||
-      (el.kind === "language" && options.language !== undefined && el.title !== options.language));
+      (el.kind === "language" && options.language !== undefined && el.context.language !== options.language));
   const pages = pageListings(model, options);
   const converter = new TreeConverter(options, settings.drilldown, pages, keep);
   const items = converter.convert(model.items);
@@ -383,8 +383,10 @@ function selectorsOf(model: NavModel): { versions: NavVersion[]; defaultVersion:
     if (el.kind === "version" && !versions.some((x) => x.version === el.title)) {
       versions.push({ version: el.title, default: el.value.default === true, tag: typeof el.value.tag === "string" ? el.value.tag : null, ...hidden });
     }
-    if (el.kind === "language" && !languages.some((x) => x.language === el.title)) {
-      languages.push({ language: el.title, default: el.value.default === true, banner: el.value.banner ?? null, footer: el.value.footer ?? null, navbar: el.value.navbar ?? null, ...hidden });
+    // A language listed under two codes (`cn`, `zh`) is one, under its first (`NavContext.language`).
+    const language = el.context.language;
+    if (el.kind === "language" && language !== undefined && !languages.some((x) => x.language === language)) {
+      languages.push({ language, default: el.value.default === true, banner: el.value.banner ?? null, footer: el.value.footer ?? null, navbar: el.value.navbar ?? null, ...hidden });
     }
   }
   const defaultVersion = (versions.find((x) => x.default) ?? versions[0])?.version ?? null;

@@ -23,7 +23,11 @@ type Issue = z.core.$ZodIssue;
 export function findingsFromIssues(issues: readonly Issue[], root: unknown): SchemaFinding[] {
   const out: SchemaFinding[] = [];
   for (const issue of issues) collect(issue, [], root, out);
-  return out;
+  // zod also runs a string's length check on a value that is no string (`source: []` gave
+  // "must be a string; got an array" and "Too small: expected array to have >=1 items"): the
+  // wrong type is the problem, said once.
+  const wrongType = new Set(out.filter((f) => f.code === "type").map((f) => f.path));
+  return out.filter((f) => f.code === "type" || !wrongType.has(f.path));
 }
 
 function collect(issue: Issue, base: readonly PropertyKey[], root: unknown, out: SchemaFinding[]): void {

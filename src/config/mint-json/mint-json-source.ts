@@ -15,7 +15,12 @@ const DOCS_JSON = "docs.json";
  */
 export function asDocsJson(mint: ResolvedJson): { source: ResolvedJson; mint: UpgradedMintJson } {
   const files = [...mint.files, DOCS_JSON];
-  if (mint.value === undefined) return { source: { ...mint, files }, mint: { value: {}, origins: new Map() } };
+  // Unread (invalid JSON), or not an object (a top-level array): docs.json's checks say so of the
+  // file as written (`the top level must be an object; got an array`), and no configuration is
+  // read from it, as from such a docs.json.
+  if (mint.value === null || typeof mint.value !== "object" || Array.isArray(mint.value)) {
+    return { source: { ...mint, files }, mint: { value: {}, origins: new Map(), problems: [] } };
+  }
   const upgraded = upgradeMintJson(mint.value);
   const made = madeFrom(upgraded.origins);
   return {
@@ -28,7 +33,7 @@ export function asDocsJson(mint: ResolvedJson): { source: ResolvedJson; mint: Up
  * docs.json's findings on a mint.json, with the path written in mint.json where one is known, after a
  * warning that says the file is read in the older format.
  */
-export function mintDiagnostics(diagnostics: readonly Diagnostic[], mint: UpgradedMintJson): Diagnostic[] {
+export function mintDiagnostics(diagnostics: readonly Diagnostic[], mint: UpgradedMintJson, written: ResolvedJson): Diagnostic[] {
   const first: Diagnostic = {
     severity: "warning",
     file: MINT_JSON,
@@ -36,7 +41,35 @@ export function mintDiagnostics(diagnostics: readonly Diagnostic[], mint: Upgrad
     message: "docs.json not found: mint.json, the format before docs.json, is read as the docs.json it stands for (`npx mint upgrade` writes that docs.json)",
     subjects: [],
   };
-  return [first, ...diagnostics.map((d) => (d.file === MINT_JSON && d.path !== undefined ? { ...d, path: writtenAt(d.path, mint.origins) } : d))];
+  const own = mint.problems.map((p): Diagnostic => {
+    const at = locate(written, p.path);
+    return { severity: "error", file: MINT_JSON, ...(at !== undefined ? { line: at.line, column: at.column } : {}), path: p.path, message: p.message, code: p.code, subjects: [] };
+  });
+  // A navigation mint.json writes in another shape is said once, in mint.json's words, not again
+  // as the docs.json that has none.
+  const noNavigation = mint.problems.some((p) => p.path === "navigation");
+  const out: Diagnostic[] = [first, ...own];
+  // One part of mint.json is made into several of docs.json (a group into each version), and a
+  // finding on each would repeat: each is said once.
+  const seen = new Set<string>();
+  for (const d of diagnostics) {
+    const shown = d.file === MINT_JSON && d.path !== undefined ? { ...d, path: writtenAt(d.path, mint.origins) } : d;
+    if (noNavigation && shown.file === MINT_JSON && shown.code === "required" && shown.message === '"navigation" is required') continue;
+    const key = JSON.stringify([shown.severity, shown.file, shown.line, shown.column, shown.path, shown.message]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(shown);
+  }
+  return out;
+}
+
+/** The position in mint.json of a path, or of its nearest ancestor that has one. */
+function locate(written: ResolvedJson, path: string): Position | undefined {
+  for (let p = path; ; p = parentPath(p)) {
+    const pos = written.positions.get(p);
+    if (pos !== undefined) return pos;
+    if (p === "") return undefined;
+  }
 }
 
 /** By path in mint.json: the paths in docs.json made from it (a group split between divisions is made twice). */

@@ -1,5 +1,6 @@
 import { appendAll } from "../../arrays.js";
 import { childPath } from "../docs-json/json-path.js";
+import { describe } from "../docs-json/zod-issues.js";
 
 /** The configuration file of repositories older than docs.json. */
 export const MINT_JSON = "mint.json";
@@ -11,6 +12,18 @@ export interface UpgradedMintJson {
   /** By path in `value`: the path in mint.json it was made from (divisions, groups, pages and
    *  the top-level keys), so that a finding points at what its author wrote. */
   readonly origins: ReadonlyMap<string, string>;
+  /** What mint.json writes in a shape it does not have (a page that is a number, `anchors` as an
+   *  object): left out of `value` and said here, by path in mint.json, so that nothing is dropped
+   *  unsaid. docs.json's checks cannot see what never reaches `value`. */
+  readonly problems: readonly MintProblem[];
+}
+
+/** A part of mint.json not in mint.json's shape: an error (the part is left out). */
+export interface MintProblem {
+  /** Path in mint.json (`navigation[0].pages[1]`); `""` for the whole file. */
+  readonly path: string;
+  readonly message: string;
+  readonly code: "type";
 }
 
 /**
@@ -30,7 +43,7 @@ export interface UpgradedMintJson {
 export function upgradeMintJson(mint: unknown): UpgradedMintJson {
   const config = isRecord(mint) ? mint : {};
   const made = new Made();
-  const groups = readGroups(config.navigation, "navigation");
+  const groups = readGroups(config.navigation, "navigation", made);
   const navigation = new Navigation(config, made).of(groups);
   const value: Record<string, unknown> = { $schema: "https://mintlify.com/docs.json", theme: "mint" };
   const copy = (key: string, to: string = key): void => {
@@ -42,17 +55,32 @@ export function upgradeMintJson(mint: unknown): UpgradedMintJson {
   copy("logo");
   copy("favicon");
   value.colors = isRecord(config.colors) ? pick(config.colors, ["primary", "light", "dark"]) : { primary: "#16A34A" };
-  value.navigation = navigation;
+  // A navigation that is not a list of groups is no navigation: as a docs.json without one, the
+  // site is read with none (every page served and searchable), and the file is an error.
+  if (config.navigation === undefined || Array.isArray(config.navigation)) value.navigation = navigation;
   made.origin("navigation", "navigation");
-  const api = apiOf(config);
+  const api = apiOf(config, made);
   if (api !== undefined) value.api = api;
   if (config.openapi !== undefined) made.origin("api.openapi", "openapi");
+  // docs.json keys mint.json writes under other names, so that a finding names what was written.
+  for (const [path, at] of RENAMED_SETTINGS) made.origin(path, at);
   const seo = seoOf(config);
   if (seo !== undefined) value.seo = seo;
   if (isRecord(config.search) && config.search.prompt !== undefined) value.search = { prompt: config.search.prompt };
   copy("redirects");
-  return { value, origins: made.origins(value) };
+  return { value, origins: made.origins(value), problems: made.problems };
 }
+
+/** Settings docs.json names otherwise: by path in docs.json, the path in mint.json. */
+const RENAMED_SETTINGS: readonly (readonly [string, string])[] = [
+  ["api.playground.display", "api.playground.mode"],
+  ["api.playground.proxy", "api.playground.disableProxy"],
+  ["api.examples.languages", "api.request.example.languages"],
+  ["api.mdx.server", "api.baseUrl"],
+  ["api.mdx.auth", "api.auth"],
+  ["seo.metatags", "metadata"],
+  ["seo.indexing", "seo.indexHiddenPages"],
+];
 
 type Json = Record<string, unknown>;
 
@@ -78,31 +106,52 @@ interface Division {
 
 type Kind = "tabs" | "anchors";
 
-function readGroups(value: unknown, at: string): Group[] {
-  if (!Array.isArray(value)) return [];
+function readGroups(value: unknown, at: string, made: Made): Group[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    made.problem(at, `must be an array of groups; got ${describe(value)}`);
+    return [];
+  }
   const out: Group[] = [];
   value.forEach((g, i) => {
-    if (isRecord(g)) out.push(readGroup(g, childPath(at, i)));
+    if (isRecord(g)) out.push(readGroup(g, childPath(at, i), made));
+    else made.problem(childPath(at, i), `must be a group (an object with "group" and "pages"); got ${describe(g)}`);
   });
   return out;
 }
 
-function readGroup(g: Json, at: string): Group {
+function readGroup(g: Json, at: string, made: Made): Group {
   const entries: Entry[] = [];
-  const pages = Array.isArray(g.pages) ? g.pages : [];
   const pagesAt = childPath(at, "pages");
+  if (g.pages !== undefined && !Array.isArray(g.pages)) made.problem(pagesAt, `must be an array; got ${describe(g.pages)}`);
+  const pages = Array.isArray(g.pages) ? g.pages : [];
   pages.forEach((p, i) => {
     if (typeof p === "string") entries.push({ page: p, at: childPath(pagesAt, i) });
-    else if (isRecord(p)) entries.push(readGroup(p, childPath(pagesAt, i)));
+    else if (isRecord(p)) entries.push(readGroup(p, childPath(pagesAt, i), made));
+    else made.problem(childPath(pagesAt, i), `must be a page path (a string) or a group; got ${describe(p)}`);
   });
   return { group: g.group, icon: iconOf(g), version: g.version, entries, at };
 }
 
-function readDivisions(value: unknown, at: string): Division[] {
-  if (!Array.isArray(value)) return [];
+function readDivisions(value: unknown, at: string, made: Made): Division[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    made.problem(at, `must be an array; got ${describe(value)}`);
+    return [];
+  }
   const out: Division[] = [];
   value.forEach((d, i) => {
-    if (isRecord(d)) out.push({ name: d.name, url: typeof d.url === "string" ? d.url : "", version: d.version, source: d, at: childPath(at, i) });
+    const dAt = childPath(at, i);
+    if (!isRecord(d)) {
+      made.problem(dAt, `must be an object with "name" and "url"; got ${describe(d)}`);
+      return;
+    }
+    // A division without a URL takes no pages; one whose URL is not a string is left out.
+    if (d.url !== undefined && typeof d.url !== "string") {
+      made.problem(childPath(dAt, "url"), `must be a string; got ${describe(d.url)}`);
+      return;
+    }
+    out.push({ name: d.name, url: d.url ?? "", version: d.version, source: d, at: dAt });
   });
   return out;
 }
@@ -119,20 +168,21 @@ class Navigation {
     private readonly config: Json,
     private readonly made: Made,
   ) {
-    this.tabs = readDivisions(config.tabs, "tabs");
-    this.anchors = readDivisions(config.anchors, "anchors");
+    this.tabs = readDivisions(config.tabs, "tabs", made);
+    this.anchors = readDivisions(config.anchors, "anchors", made);
+    if (config.versions !== undefined && !Array.isArray(config.versions)) made.problem("versions", `must be an array; got ${describe(config.versions)}`);
     this.versions = Array.isArray(config.versions) ? config.versions : [];
     const remoteOnly = (list: Division[]): boolean => list.length > 0 && list.every((d) => d.version === undefined && isRemote(d.url));
     if (remoteOnly(this.tabs)) {
-      this.global.tabs = this.tabs.map((d) => this.made.from(d.at, { tab: d.name, href: d.url, ...hidden(d.source) }));
+      this.global.tabs = this.tabs.map((d) => this.made.from(d.at, { tab: d.name, href: d.url, ...hidden(d.source) }, DIVISION_KEYS));
       this.tabs = [];
     }
     if (remoteOnly(this.anchors)) {
-      this.global.anchors = this.anchors.map((d) => this.made.from(d.at, { anchor: d.name, href: d.url, ...anchorLooks(d.source) }));
+      this.global.anchors = this.anchors.map((d) => this.made.from(d.at, { anchor: d.name, href: d.url, ...anchorLooks(d.source) }, DIVISION_KEYS));
       this.anchors = [];
     }
     if (this.versions.length > 0 && this.versions.every((v) => isRecord(v) && typeof v.url === "string" && isRemote(v.url))) {
-      this.global.versions = this.versions.map((v, i) => this.made.from(childPath("versions", i), { version: (v as Json).name, href: (v as Json).url }));
+      this.global.versions = this.versions.map((v, i) => this.made.from(childPath("versions", i), { version: (v as Json).name, href: (v as Json).url }, VERSION_KEYS));
       this.versions = [];
     }
   }
@@ -157,9 +207,10 @@ class Navigation {
       const at = childPath("versions", i);
       const head: Json = locales && isRecord(v) ? { language: v.locale } : { version: name(v) };
       if (isRecord(v) && v.default !== undefined) head.default = v.default;
-      if (isRecord(v) && typeof v.url === "string") return this.made.from(at, { ...head, href: v.url });
+      const keys = isRecord(v) ? VERSION_KEYS : {};
+      if (isRecord(v) && typeof v.url === "string") return this.made.from(at, { ...head, href: v.url }, keys);
       const own = inVersion(groups, name(v), gated);
-      return this.made.from(at, { ...head, ...(this.divided(own.length > 0 ? own : groups, name(v)) ?? { groups: [] }) });
+      return this.made.from(at, { ...head, ...(this.divided(own.length > 0 ? own : groups, name(v)) ?? { groups: [] }) }, keys);
     });
     return locales ? { languages: out } : { versions: out };
   }
@@ -199,10 +250,10 @@ class Navigation {
       const nested = within.length > 0 ? this.divisions(kind === "tabs" ? "anchors" : "tabs", within, groups, false, version).out : [];
       const { taken, left } = split(rest, d, version, deeper);
       rest = left;
-      if (nested.length > 0) out.push(this.made.from(d.at, { ...head, [kind === "tabs" ? "anchors" : "tabs"]: nested }));
-      else if (taken.length > 0) out.push(this.made.from(d.at, { ...head, groups: taken.map((g) => this.made.group(g)) }));
-      else if (openapi !== undefined && !isRemote(d.url)) out.push(this.made.from(d.at, head));
-      else if (hasScheme(d.url)) out.push(this.made.from(d.at, { ...head, href: d.url }));
+      if (nested.length > 0) out.push(this.made.from(d.at, { ...head, [kind === "tabs" ? "anchors" : "tabs"]: nested }, DIVISION_KEYS));
+      else if (taken.length > 0) out.push(this.made.from(d.at, { ...head, groups: taken.map((g) => this.made.group(g)) }, DIVISION_KEYS));
+      else if (openapi !== undefined && !isRemote(d.url)) out.push(this.made.from(d.at, head, DIVISION_KEYS));
+      else if (hasScheme(d.url)) out.push(this.made.from(d.at, { ...head, href: d.url }, DIVISION_KEYS));
       // A division under which no page is written, with no spec, is not shown.
     }
     if (withRest && rest.length > 0) out.unshift({ ...this.primary(kind), groups: split(rest, undefined, version).taken.map((g) => this.made.group(g)) });
@@ -279,22 +330,41 @@ function inVersionOf(g: Group, version: unknown): boolean {
   return version === undefined || g.version === undefined || g.version === version;
 }
 
+/** The keys of a tab or an anchor docs.json names otherwise: by docs.json key, mint.json's. */
+const DIVISION_KEYS: Readonly<Record<string, string>> = { tab: "name", anchor: "name", href: "url", hidden: "isDefaultHidden" };
+/** Likewise for a version (or a language, from a version's `locale`). */
+const VERSION_KEYS: Readonly<Record<string, string>> = { version: "name", language: "locale", href: "url" };
+
 /** What was made from which part of mint.json: objects as they are made, paths once placed. */
 class Made {
   private readonly of = new WeakMap<object, string>();
   private readonly pages = new WeakMap<object, readonly string[]>();
+  /** Keys of a made object written under another name in mint.json. */
+  private readonly keys = new WeakMap<object, Readonly<Record<string, string>>>();
   private readonly top = new Map<string, string>();
+  /** Each problem once, by mint.json path: a group read for each of three versions is one problem. */
+  private readonly found = new Map<string, MintProblem>();
 
-  from<T extends object>(at: string, made: T): T {
+  from<T extends object>(at: string, made: T, keys?: Readonly<Record<string, string>>): T {
     this.of.set(made, at);
+    if (keys !== undefined) this.keys.set(made, keys);
     return made;
   }
 
-  /** A group as docs.json writes it. */
+  /** A group as docs.json writes it; without a title when mint.json gives none, so that docs.json's
+   *  check says `"group" is required` (a key set to nothing reads as a wrong type). */
   group(g: Group): Json {
     const pages = g.entries.map((e) => ("page" in e ? e.page : this.group(e)));
     this.pages.set(pages, g.entries.map((e) => e.at));
-    return this.from(g.at, { group: g.group, ...(g.icon !== undefined ? { icon: g.icon } : {}), pages });
+    return this.from(g.at, { ...(g.group !== undefined ? { group: g.group } : {}), ...(g.icon !== undefined ? { icon: g.icon } : {}), pages });
+  }
+
+  problem(path: string, message: string): void {
+    if (!this.found.has(path)) this.found.set(path, { path, message, code: "type" });
+  }
+
+  get problems(): MintProblem[] {
+    return [...this.found.values()];
   }
 
   origin(path: string, at: string): void {
@@ -308,6 +378,8 @@ class Made {
       if (v === null || typeof v !== "object") return;
       const at = this.of.get(v);
       if (at !== undefined) out.set(path, at);
+      const keys = at !== undefined ? this.keys.get(v) : undefined;
+      for (const [key, written] of Object.entries(keys ?? {})) if (at !== undefined) out.set(childPath(path, key), childPath(at, written));
       const pages = this.pages.get(v);
       if (Array.isArray(v)) {
         v.forEach((x, i) => {
@@ -322,12 +394,18 @@ class Made {
   }
 }
 
-function apiOf(config: Json): Json | undefined {
+/** mint.json's `api.playground.mode` values, and docs.json's `display` for each. */
+const PLAYGROUND_MODES: Readonly<Record<string, string>> = { show: "interactive", simple: "simple", hide: "none" };
+
+function apiOf(config: Json, made: Made): Json | undefined {
   const api = isRecord(config.api) ? config.api : {};
   const playground = isRecord(api.playground) ? api.playground : {};
   const out: Json = {};
   if (config.openapi !== undefined) out.openapi = config.openapi;
-  const mode = playground.mode === "show" ? "interactive" : playground.mode === "hide" ? "none" : playground.mode;
+  // Judged in mint.json's own values: docs.json's ("interactive", "none") are not mint.json's.
+  const known = typeof playground.mode === "string" && Object.hasOwn(PLAYGROUND_MODES, playground.mode);
+  if (playground.mode !== undefined && !known) made.problem("api.playground.mode", `must be one of ${Object.keys(PLAYGROUND_MODES).map((m) => JSON.stringify(m)).join(", ")}; got ${describe(playground.mode)}`);
+  const mode = known ? PLAYGROUND_MODES[playground.mode as string] : undefined;
   const shown: Json = { ...(mode !== undefined ? { display: mode } : {}), ...(typeof playground.disableProxy === "boolean" ? { proxy: !playground.disableProxy } : {}) };
   if (Object.keys(shown).length > 0) out.playground = shown;
   const request = isRecord(api.request) && isRecord(api.request.example) ? api.request.example : {};

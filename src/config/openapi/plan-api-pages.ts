@@ -105,6 +105,8 @@ export interface FrontMatterReference {
   /** The repository file the reference's spec name was found at (`frontMatterSpecFile`), when
    *  it names one and it was found; the plan loads and matches against it. */
   readonly spec?: string;
+  /** The line of the page's `openapi` key, for findings about it. */
+  readonly line?: number;
 }
 
 /** An MDX page's data model reference from front matter `openapi-schema`. */
@@ -495,8 +497,10 @@ function planWholeSpecs(refs: NavSpecReferences, specs: LoadedSpecs, table: Page
 function planFrontMatter(input: PlanInput, specs: LoadedSpecs, diagnostics: Diagnostic[]): Map<string, FrontMatterOperation> {
   const frontMatter = new Map<string, FrontMatterOperation>();
   const pageDefaults = pageDefaultSpecs(input.refs, specs.openapi);
-  const warn = (file: string, message: string): void => void diagnostics.push({ severity: "warning", file, message, code: API_CODES.frontMatter });
   for (const ref of input.frontMatter) {
+    // At the line of the page's `openapi` key, as the `openapi-schema` and `asyncapi` findings are.
+    const warn = (file: string, message: string): void =>
+      void diagnostics.push({ severity: "warning", file, ...(ref.line !== undefined ? { line: ref.line } : {}), message, code: API_CODES.frontMatter });
     const written = parseOperationEntry(ref.openapi);
     if (written === undefined) {
       warn(ref.file, `front matter openapi "${ref.openapi}" is not an operation reference ("<METHOD> <path>" or "<spec file> <METHOD> <path>")`);

@@ -23,6 +23,9 @@ export const groupPagesRule: Rule = {
         });
       }
       if (el.value.pages !== undefined || el.unknownContainer !== undefined) continue;
+      // Without a title (missing, or not a string) the group is left out with an error
+      // (`"group" is required`): it is not shown at all, so not shown empty either.
+      if (el.title === undefined) continue;
       if (el.value.openapi !== undefined || el.value.asyncapi !== undefined) continue;
       report({ path: el.path, code: "group-pages", severity: "warning", message: `has no "pages" (or "openapi" to generate them): the group is shown empty` });
     }

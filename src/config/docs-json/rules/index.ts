@@ -1,3 +1,4 @@
+import { canonicalUrlRule } from "./canonical-url.js";
 import { childTypesRule } from "./child-types.js";
 import { duplicatePagesRule } from "./duplicate-pages.js";
 import { expandedRule } from "./expanded.js";
@@ -21,5 +22,6 @@ export const RULES: readonly Rule[] = [
   languageCodesRule,
   duplicatePagesRule,
   playgroundDisplayRule,
+  canonicalUrlRule,
   pageFilesRule,
 ];

@@ -1,0 +1,100 @@
+import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { tempRepo } from "./temp-repo.js";
+
+/**
+ * `check` on input written wrong, whole output: each problem said once, with its position, and
+ * nothing said that contradicts another finding.
+ */
+describe("svc-mcp check: an element left out", () => {
+  it("a group without a title gets the error only, not also a warning that it is shown empty", async () => {
+    const root = tempRepo({
+      "docs.json": '{"name": "D", "navigation": {"groups": [{"foo": 1}, {"group": "ok", "pages": ["index", {"icon": "x"}]}]}}',
+      "index.mdx": "# Home\n",
+    });
+    expect(await runCli(["check", "--dir", root])).toEqual({
+      code: 1,
+      stdout: ['docs.json:1:41 navigation.groups[0]: "group" is required', 'docs.json:1:88 navigation.groups[1].pages[1]: "group" is required', "checked docs.json and 1 page: 2 errors, 0 warnings", ""].join("\n"),
+      stderr: "",
+    });
+  });
+});
+
+describe("svc-mcp check: seo.metatags.canonical", () => {
+  const site = (canonical: unknown) =>
+    tempRepo({ "docs.json": JSON.stringify({ name: "C", seo: { metatags: { canonical } }, navigation: { pages: ["index"] } }), "index.mdx": "---\ntitle: Home\n---\nAbout buckets.\n" });
+
+  it("a value that is not an http or https URL is said, and never used to make links", async () => {
+    for (const canonical of ["javascript:alert(1)", "not a url", ""]) {
+      const root = site(canonical);
+      expect(await runCli(["check", "--dir", root])).toEqual({
+        code: 0,
+        stdout: [
+          `docs.json:1:44 seo.metatags.canonical: warning: must be an http or https URL to make links; got ${JSON.stringify(canonical)}: not used, links in search results are made from --base-url, else http://localhost:3000`,
+          "checked docs.json and 1 page: 0 errors, 1 warning",
+          "",
+        ].join("\n"),
+        stderr: "",
+      });
+      const search = await runCli(["search", "buckets", "--dir", root, "--json"]);
+      expect((JSON.parse(search.stdout) as { url: string }[]).map((r) => r.url)).toEqual(["http://localhost:3000/"]);
+    }
+  });
+
+  it("a value that is not a string is an error", async () => {
+    expect(await runCli(["check", "--dir", site(7)])).toEqual({
+      code: 1,
+      stdout: [
+        "docs.json:1:44 seo.metatags.canonical: must be a string; got 7: not used, links in search results are made from --base-url, else http://localhost:3000",
+        "checked docs.json and 1 page: 1 error, 0 warnings",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
+
+  it("an https URL is used, with no finding", async () => {
+    const root = site("https://docs.example.com");
+    expect((await runCli(["check", "--dir", root])).stdout).toBe("checked docs.json and 1 page: no problems\n");
+    const search = await runCli(["search", "buckets", "--dir", root, "--json"]);
+    expect((JSON.parse(search.stdout) as { url: string }[]).map((r) => r.url)).toEqual(["https://docs.example.com/"]);
+  });
+});
+
+describe("svc-mcp check: file names a repository may hold", () => {
+  it("control characters in a name are escaped (one finding a line, nothing sent to the terminal), and a name that is not UTF-8 is said to be skipped", async () => {
+    const root = tempRepo({
+      "docs.json": { name: "N", navigation: { pages: ["index"] } },
+      "index.mdx": "# Home\n",
+      "x\u001b[2K\u001b[1Aclean.mdx": "---\ntitle: ok\n---\n<Foo/>\n",
+      "we\nird.mdx": "---\ntitle: [\n---\n",
+    });
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/bad`), Buffer.from([0xff]), Buffer.from(".mdx")]), "---\ntitle: Bad name\n---\nzyxxyz\n");
+    const run = await runCli(["check", "--dir", root]);
+    expect({ ...run, stdout: run.stdout.split("\n").filter((l) => !l.includes("not in the navigation")) }).toEqual({
+      code: 0,
+      stdout: [
+        "bad\uFFFD.mdx warning: skipped: the file name is not valid UTF-8",
+        "we\\nird.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection",
+        "x\\x1b[2K\\x1b[1Aclean.mdx:4:1 warning: <Foo> is not a component the preview knows: it shows the element's children",
+        "checked docs.json and 2 pages: 0 errors, 4 warnings",
+        "",
+      ],
+      stderr: "",
+    });
+    const json = JSON.parse((await runCli(["check", "--dir", root, "--json"])).stdout) as { diagnostics: { file: string }[] };
+    expect(json.diagnostics.map((d) => d.file).filter((f) => f !== "docs.json")).toEqual(["bad\uFFFD.mdx", "we\nird.mdx", "x\u001b[2K\u001b[1Aclean.mdx", "x\u001b[2K\u001b[1Aclean.mdx"]);
+  });
+});
+
+describe("svc-mcp check: a value of the wrong type", () => {
+  it("is said once: api.asyncapi.source: [] is not also too short", async () => {
+    const root = tempRepo({ "docs.json": '{"navigation": {"pages": ["index"]}, "api": {"asyncapi": {"source": []}}}', "index.mdx": "# Home\n" });
+    expect(await runCli(["check", "--dir", root])).toEqual({
+      code: 1,
+      stdout: ["docs.json:1:69 api.asyncapi.source: must be a string; got an array", "checked docs.json and 1 page: 1 error, 0 warnings", ""].join("\n"),
+      stderr: "",
+    });
+  });
+});
