@@ -333,8 +333,17 @@ export const LIMITS = {
     maxPageBytes: 2 * 1024 * 1024,
     /** API spec files can be large (Discord's is 1.2 MB); beyond this they are not mounted. */
     maxSpecBytes: 20 * 1024 * 1024,
-    /** Files changed within this window are reloaded together (editors write in bursts). */
+    /** Files changed within this window are reloaded together (editors write in bursts); also
+     *  how often files still settling (`writeSettleMs`) are checked. */
     watchDebounceMs: 40,
+    /** How long a changed file (page, snippet, spec, ignore file, docs.json) must stay unchanged,
+     *  by its events and its stat, before it is applied: a file written in place in parts
+     *  (`cmd > file`, a script's `echo`s, a slow copy) is applied whole, not its first part with
+     *  its restrictions not yet written (adversary round 57 F2: a pause of 50 ms to 1 s between
+     *  parts served the part). 300 ms covers a shell's pauses between writes of one redirect and
+     *  adds less than a human notices to an edit's delay; a pause longer than this is still seen
+     *  between the parts: publish restricted content with a rename (docs/repository.md). */
+    writeSettleMs: 300,
     /** The search index is built after start-up in slices of this much time, with requests
      *  answered between them (`DocsRuntime`): long enough that the pauses cost nothing (a few
      *  microseconds each), short enough that `tools/list` during the build waits no longer. */

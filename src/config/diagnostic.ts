@@ -32,6 +32,14 @@ export interface Diagnostic {
    * of the site (a schema key, fixed words).
    */
   readonly subjects?: readonly DiagnosticSubject[];
+  /**
+   * The message without the words it quotes from its file's new text (a front-matter parser's
+   * words quote the line it failed on): what a reader of its subjects who may not read the whole
+   * site is sent instead. Who may read a file is decided by its last good version, which a broken
+   * edit keeps serving; the new text may restrict it (`groups: [staff]` beside the error), so
+   * its words go only to readers of the whole site (adversary round 57 F1).
+   */
+  readonly plain?: string;
 }
 
 /** A file a finding names, by repository path: named only to readers who read it whole (every part of it). */

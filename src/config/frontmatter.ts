@@ -38,6 +38,9 @@ const SAFE_OPTIONS = {
   },
 };
 
+/** Why front matter opened by `---` with no closing `---` line is not read. */
+export const UNCLOSED = "the --- that opens it has no closing --- line";
+
 /** A CR not followed by LF: a line end in a file saved with classic Mac line ends, which
  *  CommonMark (and so MDX and the platform) reads as one. */
 const LONE_CR = /\r(?!\n)/g;
@@ -87,6 +90,11 @@ export function parseFrontMatter(source: string): FrontMatterResult {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   // Fast path: most pages start with `---`; pages without front matter skip the parser.
   if (!text.startsWith("---")) return { ok: true, data: {}, body: text, bodyLine: 1 };
+  // Opened and never closed: gray-matter would read the whole file as front matter. That is a
+  // page cut short, most often the first part of a write in progress (`cmd > page.mdx`), whose
+  // keys that restrict it (`groups`) may not be written yet: broken, so a reload keeps the last
+  // good version and a new file is not served (adversary round 57 F2).
+  if (text.charAt(3) !== "-" && closingDelimiter(text) === -1) return { ok: false, message: UNCLOSED, line: 1 };
   try {
     // Passing options also turns off gray-matter's global content cache (an unbounded memory leak
     // for a long-running watcher).

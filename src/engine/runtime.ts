@@ -1,3 +1,4 @@
+import { LoadStoppedError } from "../config/load-stopped.js";
 import { availableParallelism } from "node:os";
 import { LIMITS } from "../limits.js";
 import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
@@ -13,7 +14,7 @@ import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-cont
 import type { Page } from "../vfs/page.js";
 import type { Site } from "../vfs/site.js";
 import { SiteView } from "../vfs/view.js";
-import { RepositoryWatcher, type RootEvent, type StopWatching, startWatching } from "../vfs/watch.js";
+import { RepositoryWatcher, type RootEvent, type SettleOptions, type StopWatching, startWatching } from "../vfs/watch.js";
 import { PAGE_READ, type SearchHit, SearchIndex, type SearchRequest } from "./search/search-index.js";
 import { AnalysisFeed, analysisWorkers } from "./search/analysis-feed.js";
 import { AnalysisDuringLoad } from "./search/analysis-during-load.js";
@@ -39,6 +40,9 @@ export interface RuntimeOptions {
   readonly baseUrl?: string;
   /** Progress and problems (the CLI sends them to stderr). */
   readonly log?: (message: string) => void;
+  /** How changed files settle before they are applied (`PathBatch`): the settle period (default
+   *  `LIMITS.load.writeSettleMs`), and who is told of files held while they settle. */
+  readonly settle?: SettleOptions;
   /** How the site is loaded (spec cache, remote specs); reloads keep these. */
   readonly load?: LoadSiteOptions;
   /**
@@ -262,7 +266,7 @@ export class DocsRuntime {
   static async load(options: RuntimeOptions): Promise<DocsRuntime> {
     const loadStarted = Date.now();
     const log = options.log ?? (() => {});
-    const watcher = options.watch === true ? new RepositoryWatcher(options.root, (error) => log(`warning: file watcher: ${error.message}`)) : undefined;
+    const watcher = options.watch === true ? new RepositoryWatcher(options.root, (error) => log(`warning: file watcher: ${error.message}`), options.settle) : undefined;
     const duringLoad = options.analyseWhileLoading === true && availableParallelism() >= 2 ? new AnalysisDuringLoad(availableParallelism(), log) : undefined;
     try {
       // The cache's checksums are computed by another thread while the load goes on from it: its
@@ -805,6 +809,9 @@ export class DocsRuntime {
       } catch (error) {
         // A reload bug must not take the server down: keep serving the last good snapshot.
         this.log(`error: reload failed, still serving the previous version: ${(error as Error).message}`);
+        // One stopped by what it could not read (a folder made unreadable) is tried again with
+        // the next change: its paths are still to be applied once it can be read.
+        if (error instanceof LoadStoppedError) for (const p of batch) this.pendingPaths.add(p);
         return;
       }
       // The saved pages analysed on another core while this snapshot keeps serving (the site and
@@ -973,6 +980,7 @@ export class DocsRuntime {
       (error) => this.log(`warning: file watcher: ${error.message}`),
       // The folders the load listed (none after a reload of a few files): not listed again.
       this.loaded.folders,
+      this.options.settle,
     );
     this.stopWatching = async () => watcher.stop();
     this.watcher = watcher;

@@ -12,7 +12,7 @@ export const PROVENANCE_META_KEY = "svc-mcp/provenance";
 
 /**
  * How long a client may reuse a list, a skill or a tool result before asking again: one figure
- * for all of them. The watcher serves an edit within `LIMITS.load.watchDebounceMs`; lists and
+ * for all of them. The watcher serves an edit once its file has settled (`LIMITS.load.writeSettleMs`); lists and
  * skills are announced by `list_changed` then, tool results are not, so a result may be up to
  * this old when a client reuses it. A minute covers an agent's run of calls on one question.
  */

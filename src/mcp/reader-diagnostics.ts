@@ -15,6 +15,8 @@ type DiagnosticSite = Pick<Site, "pages" | "shadowed" | "files" | "variants">;
  *   finding declaring none names nothing of the site, as docs.json without `navigation`), or
  * - the reader may read the whole site (every file whole, every page), so it names nothing of
  *   theirs to withhold.
+ * A finding quoting its file's new text is sent to a reader of its subjects without the quote
+ * (`Diagnostic.plain`): the reader may read the last good file, not necessarily the new one.
  * A finding that declares nothing (a new kind, docs.json's, a spec's) reaches no restricted
  * reader: it cannot leak by omission (adversary round 12 F1, F1b, F2, F4; before, a message was
  * searched for restricted page paths, and `./preview/feature`, a staff-only version's name, a
@@ -24,7 +26,14 @@ type DiagnosticSite = Pick<Site, "pages" | "shadowed" | "files" | "variants">;
 export function readerDiagnostics(site: DiagnosticSite, context: RequestContext, diagnostics: readonly Diagnostic[]): Diagnostic[] {
   if (diagnostics.length === 0) return [];
   if (readsWholeSite(site, context)) return [...diagnostics];
-  return diagnostics.filter((d) => d.subjects !== undefined && d.subjects.every((s) => readsWhole(site, context, s)));
+  return diagnostics.filter((d) => d.subjects !== undefined && d.subjects.every((s) => readsWhole(site, context, s))).map(withoutQuotes);
+}
+
+/** A finding as a reader who may not read the whole site gets it: without words quoted from its file's new text (`Diagnostic.plain`). */
+function withoutQuotes(d: Diagnostic): Diagnostic {
+  if (d.plain === undefined) return d;
+  const { plain, skipped: _words, ...rest } = d;
+  return { ...rest, message: plain };
 }
 
 /** Whether the reader may read this file, every part of it (no restricted operation or import cut out). */

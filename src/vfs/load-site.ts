@@ -1,3 +1,4 @@
+import { LoadStoppedError } from "../config/load-stopped.js";
 import { basename, join, posix } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
@@ -180,6 +181,15 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
     stats?.openAll();
     const diagnostics: Diagnostic[] = [];
     const { ignore, lastGoodIgnore } = ignoreRulesOf(root, previous, diagnostics);
+    // A reload that cannot list the root, or a folder it served pages from (a chmod, a checkout
+    // under way), would serve the site without them: it keeps the last good state instead, and
+    // the paths it was given are tried again with the next change (adversary round 57 F3: the
+    // site fell to its generated pages, search empty, and stayed so once readable again).
+    if (previous !== undefined) {
+      const served = [...previous.site.files.keys()];
+      const lost = listing.unlisted.find(({ folder }) => folder === "." || served.some((path) => path.startsWith(`/${folder}/`)));
+      if (lost !== undefined) throw new LoadStoppedError(`cannot list the folder ${lost.folder} (${lost.message}); still serving the last good state until it can be read`);
+    }
     for (const { folder, message } of listing.unlisted) listed.push(skippedFinding(folder, `cannot list the folder (${message})`));
     for (const file of listing.undecodable) listed.push(skippedFinding(file, "the file name is not valid UTF-8"));
     const linkedPages = pageLinks(root, listing.links, ignore, listed);
@@ -520,12 +530,13 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
   }
   const links = new Map([...prev.links].map(([real, paths]) => [real, paths.filter((p) => !expanded.has(p))]));
   const diagnostics: Diagnostic[] = prev.site.diagnostics.filter((d) => !changed.includes(d.file) && !expanded.has(d.file));
+  const standing = new Set(prev.site.diagnostics.map(formatDiagnostic));
   for (const rel of expanded) {
     const filePath = `/${rel}`;
     const pagePath = pagePathOf(filePath);
     const existing = files.get(filePath);
     if (prev.ignore.ignores(rel)) continue;
-    const read = readPage(prev.site.root, rel, undefined, prev.ignore);
+    const read = emptied(rel, readPage(prev.site.root, rel, undefined, prev.ignore));
     const result = read.real !== undefined && prev.configFiles.has(read.real) ? { diagnostic: configLinkFinding(rel, read.real), closed: true, real: read.real } : read;
     if (result.real !== undefined) addLink(links, result.real, rel);
     // A page that can no longer be served is removed: gone, unreadable, or now a link outside the
@@ -537,7 +548,9 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     }
     if (result.diagnostic !== undefined) {
       diagnostics.push(result.diagnostic);
-      log(formatDiagnostic(result.diagnostic) + (existing !== undefined && result.closed !== true ? " (keeping the last good version)" : ""));
+      // Said once while it stands: a page that stays unreadable or broken is not said again at each of its events.
+      const line = formatDiagnostic(result.diagnostic);
+      if (!standing.has(line)) log(line + (existing !== undefined && result.closed !== true ? " (keeping the last good version)" : ""));
     }
     // A page that documents an operation (front matter `openapi`), a schema (`openapi-schema`) or a channel (`asyncapi`), before or after the edit,
     // takes the API reference with it (its spec, its shown reference, conflicts): load again,
@@ -560,6 +573,18 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
   // The folders as the full load listed them no longer describe this snapshot: not kept.
   const { folders: _listed, ...kept } = prev;
   return { ...kept, site, links };
+}
+
+/**
+ * A page file emptied while serving, or made empty, is not applied: it is a file being written
+ * (`cmd > page.mdx` truncates first), which settled before its writer's next part (a pause longer
+ * than `LIMITS.load.writeSettleMs`). Served, a restricted page emptied became a public page named
+ * after its file (adversary round 57 F2); kept, its last good version serves until it has content.
+ */
+function emptied(rel: string, read: ReadResult): ReadResult {
+  if (read.page === undefined || read.page.file.size !== 0) return read;
+  const { page: _empty, ...rest } = read;
+  return { ...rest, diagnostic: { ...skippedFinding(rel, "the file is empty; served once it has content"), subjects: [{ file: rel }] } };
 }
 
 /**
@@ -641,8 +666,10 @@ function readPage(root: string, rel: string, previous: Pick<Site, "pages" | "sha
   if (cached !== undefined && cached.stat.mtimeMs === read.mtimeMs && cached.page.file.text === decoded.text) return { page: cached.page, stat, ...real };
   const parsed = texts.parse(decoded);
   if (!parsed.ok) {
-    // Names the file and the parser's words about its front matter only: a reader of the file whole may be told.
-    return { diagnostic: { ...skippedFinding(rel, `invalid front matter: ${parsed.message}`, LOAD_CODES.pageSkipped, parsed.line), subjects: [{ file: rel }] }, ...real };
+    // Names the file and the parser's words about its front matter only: a reader of the file
+    // whole may be told that it is broken, and only a reader of the whole site the parser's words,
+    // which quote the new text (its last good version decides who reads the file: `plain`).
+    return { diagnostic: { ...skippedFinding(rel, `invalid front matter: ${parsed.message}`, LOAD_CODES.pageSkipped, parsed.line), subjects: [{ file: rel }], plain: "skipped: invalid front matter" }, ...real };
   }
   const { meta, title } = parsed;
   const path = pagePathOf(filePath);
@@ -736,7 +763,9 @@ function unreadPage(rel: string, refusal: Refusal): ReadResult {
     case "excluded":
       return skipped(refusal.message, refusalCode(refusal));
     case "unreadable":
-      return skipped(`cannot read (${refusal.message})`);
+      // Like a page that no longer parses, not a withdrawal: a chmod, an editor's save under way.
+      // A reload keeps its last good version (adversary round 57 F6); a new file is not served.
+      return { diagnostic: skippedFinding(rel, `cannot read (${refusal.message})`) };
   }
 }
 

@@ -1,4 +1,5 @@
 import { type Dirent, type FSWatcher, lstatSync, readdirSync, realpathSync, statSync, watch } from "node:fs";
+import { performance } from "node:perf_hooks";
 import { basename, dirname, join, resolve } from "node:path";
 import { LIMITS } from "../limits.js";
 import { IGNORE_FILES } from "../config/ignore-rules.js";
@@ -6,6 +7,16 @@ import { ENTRY_FOLDER, type ListedFolder, realRoot } from "../config/inside-root
 
 /** Stops a watcher. */
 export type StopWatching = () => Promise<void>;
+
+/** How changed files wait until they are applied (`PathBatch`). */
+export interface SettleOptions {
+  /** How long a changed file must stay unchanged before it is handed over (default
+   *  `LIMITS.load.writeSettleMs`). */
+  readonly settleMs?: number;
+  /** Told of the files a check found still settling, once per file and change: the paths
+   *  held, not yet handed over. */
+  readonly onHeld?: (paths: readonly string[]) => void;
+}
 
 /**
  * Watch a repository and report changed files (repo-relative, `/`-separated) in batches: editors
@@ -40,8 +51,8 @@ export async function watchRepository(
 }
 
 /** `watchRepository`, its watcher returned (to be told the configuration files: `watchConfigFiles`). */
-export function startWatching(root: string, onChanges: (paths: string[]) => void, onError: (error: Error) => void, listed?: readonly ListedFolder[]): RepositoryWatcher {
-  const watcher = new RepositoryWatcher(root, onError);
+export function startWatching(root: string, onChanges: (paths: string[]) => void, onError: (error: Error) => void, listed?: readonly ListedFolder[], settle: SettleOptions = {}): RepositoryWatcher {
+  const watcher = new RepositoryWatcher(root, onError, settle);
   if (listed === undefined) watcher.watchFolder("", false);
   else watcher.watchListed(listed);
   watcher.deliver(onChanges);
@@ -56,7 +67,7 @@ export function startWatching(root: string, onChanges: (paths: string[]) => void
  * handed over at once, later ones in batches.
  */
 export class RepositoryWatcher {
-  private readonly batch = new PathBatch();
+  private readonly batch: PathBatch;
   private readonly rootFiles = new Set<string>(IGNORE_FILES);
   /** Configuration files in folders never watched (a dot-folder an ignore file's link leads
    *  into): watched for them alone (`watchConfigFiles`). */
@@ -77,7 +88,9 @@ export class RepositoryWatcher {
   constructor(
     private readonly root: string,
     private readonly onError: (error: Error) => void = () => {},
+    settle: SettleOptions = {},
   ) {
+    this.batch = new PathBatch((rel) => markOf(this.abs(rel)), settle);
     this.identity = identityOf(root);
     // A root that cannot be resolved is the load's to report; its watch fails quietly (ENOENT).
     this.real = this.identity?.real ?? root;
@@ -373,28 +386,78 @@ function listIfChanged(abs: string, folder: ListedFolder): Dirent[] | "same" | "
   }
 }
 
+/** A path's stat, as `PathBatch` compares it: size, times and inode; or what stands there instead. */
+type Mark = string;
+const GONE_MARK = "gone";
+const FOLDER_MARK = "folder";
+
+/** `abs`'s mark (a link's target's, as the load reads it; a dangling link's own). */
+function markOf(abs: string): Mark {
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    try {
+      st = lstatSync(abs);
+    } catch {
+      return GONE_MARK;
+    }
+  }
+  if (st.isDirectory()) return FOLDER_MARK;
+  return `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
+}
+
+/** A changed path not handed over yet: when it was last seen changing, its mark then, and
+ *  whether `onHeld` was told it is held. */
+interface Settling {
+  changedAt: number;
+  mark: Mark;
+  told: boolean;
+}
+
 /**
- * Changed paths gathered for `LIMITS.load.watchDebounceMs` and handed over together: a checkout
- * or a save of many files is one reload. Kept, with no timer, until there is someone to hand
- * them to (`deliver`: a watch made before the load).
+ * Changed paths handed over once each has settled: a file is handed over when it has not changed
+ * (no event, and the same size, times and inode) for `LIMITS.load.writeSettleMs`, checked every
+ * `LIMITS.load.watchDebounceMs` or so. A file written in place in parts (`cmd > file`: truncated,
+ * part written, a pause, the rest) is then applied whole, not part by part (adversary round 57
+ * F2: the first part of a page, an ignore file or a spec was served, its restrictions not yet
+ * written). Decided by events and stats, never by how fast the machine is: an empty file is held
+ * like any other. A path gone, or a folder, is handed over at the next check: there is nothing to
+ * wait for (a folder's files are reported, and settle, each on its own). Paths settled together
+ * are handed over together: a checkout or a save of many files is one reload. Kept, with no timer,
+ * until there is someone to hand them to (`deliver`: a watch made before the load).
  */
 class PathBatch {
-  private readonly pending = new Set<string>();
+  private readonly pending = new Map<string, Settling>();
   private timer: NodeJS.Timeout | undefined;
   private onChanges: ((paths: string[]) => void) | undefined;
+  private readonly settleMs: number;
 
-  add(rel: string): void {
-    this.pending.add(rel);
-    if (this.timer === undefined && this.onChanges !== undefined) this.timer = setTimeout(() => this.flush(), LIMITS.load.watchDebounceMs);
+  constructor(
+    private readonly mark: (rel: string) => Mark,
+    private readonly settle: SettleOptions,
+  ) {
+    this.settleMs = settle.settleMs ?? LIMITS.load.writeSettleMs;
   }
 
+  add(rel: string): void {
+    this.pending.set(rel, { changedAt: performance.now(), mark: this.mark(rel), told: false });
+    this.schedule(LIMITS.load.watchDebounceMs);
+  }
+
+  /** Hand over the paths kept so far at once (each was seen and read by the load meanwhile), then check later ones as they settle. */
   deliver(onChanges: (paths: string[]) => void): void {
     this.onChanges = onChanges;
-    this.flush();
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const paths = [...this.pending.keys()];
+    this.pending.clear();
+    if (paths.length > 0) onChanges(paths);
   }
 
   stop(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
     this.onChanges = undefined;
   }
 
@@ -403,12 +466,48 @@ class PathBatch {
     this.pending.clear();
   }
 
-  private flush(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+  private schedule(ms: number): void {
+    if (this.timer === undefined && this.onChanges !== undefined) this.timer = setTimeout(() => this.check(), ms);
+  }
+
+  /** Hand over the paths settled; check the rest again when the first of them may have. */
+  private check(): void {
     this.timer = undefined;
-    const paths = [...this.pending];
-    this.pending.clear();
-    if (paths.length > 0) this.onChanges?.(paths);
+    const now = performance.now();
+    const ready: string[] = [];
+    const held: string[] = [];
+    let next = Number.POSITIVE_INFINITY;
+    for (const [rel, settling] of this.pending) {
+      const mark = this.mark(rel);
+      // Changed with no event seen (one the kernel merged, or lost): it starts to settle again.
+      if (mark !== settling.mark) {
+        settling.mark = mark;
+        settling.changedAt = now;
+      }
+      const waited = now - settling.changedAt;
+      if (mark === GONE_MARK || mark === FOLDER_MARK || waited >= this.settleMs) {
+        ready.push(rel);
+        continue;
+      }
+      next = Math.min(next, this.settleMs - waited);
+      if (!settling.told) {
+        settling.told = true;
+        held.push(rel);
+      }
+    }
+    // A folder (moved in, or gone) waits for the files under it that still settle: a folder
+    // moved back in is one reload with its pages, as it was before files settled.
+    const holding = new Set<string>();
+    const settled = new Set(ready);
+    for (const rel of this.pending.keys()) {
+      if (settled.has(rel)) continue;
+      for (let slash = rel.lastIndexOf("/"); slash > 0; slash = rel.lastIndexOf("/", slash - 1)) holding.add(rel.slice(0, slash));
+    }
+    const handed = holding.size === 0 ? ready : ready.filter((rel) => !holding.has(rel));
+    for (const rel of handed) this.pending.delete(rel);
+    if (held.length > 0) this.settle.onHeld?.(held);
+    if (handed.length > 0) this.onChanges?.(handed);
+    if (this.pending.size > 0) this.schedule(Math.max(Math.ceil(next), LIMITS.load.watchDebounceMs));
   }
 }
 

@@ -134,8 +134,10 @@ it("F3: a public page's finding is sent once; edits of a staff page, a staff sni
   // A standing docs.json warning (a public page listed twice) and a public page's broken front matter.
   await change([anonymous, full], () => editDocsJson(root, (docs) => void tabPages(docs, 0).push("index")));
   await change([anonymous, full], () => writeFileSync(join(root, "guides/search-tips.mdx"), "---\ntitle: [x\n---\nbody\n"));
-  const frontMatter = "guides/search-tips.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection";
+  // Without the parser's words, which quote the new text (adversary round 57 F1): those only to a reader of the whole site.
+  const frontMatter = "guides/search-tips.mdx:3 warning: skipped: invalid front matter";
   expect(anonymous.heard).toEqual([frontMatter]);
+  expect(full.heard).toContain("guides/search-tips.mdx:3 warning: skipped: invalid front matter: unexpected end of the stream within a flow collection");
   const fullHeard = [...full.heard];
   expect(fullHeard.filter((line) => line.includes('page "index" is listed twice')).length).toBe(1);
   await change([anonymous, full], () => appendFileSync(join(root, "internal/runbook.mdx"), "\ny\n"));
@@ -156,6 +158,18 @@ it("F4: links in staff-only folders (to .env, outside the repository) name nothi
     expect(told.some((line) => line.includes("leakmarker_folder_staff/LEAKMARKER_linkname_staff.mdx"))).toBe(true);
     expect(told.some((line) => line.includes("internal/LEAKMARKER_outlink_staff.mdx"))).toBe(true);
   }
+  await anonymous.close();
+  await full.close();
+});
+
+it("round 57 F1: a public page rewritten restricted with a front-matter error tells the anonymous reader it is broken, never the new text", async () => {
+  const { root, log, anonymous, full } = await setUp();
+  await change([anonymous, full], () => writeFileSync(join(root, "guides/search-tips.mdx"), "---\ntitle: Acquisition: Project LEAKMARKER_f1\ngroups: [staff]\n---\nbody\n"));
+  const quoted = 'guides/search-tips.mdx:2 warning: skipped: invalid front matter: a value holding ": " must be quoted: title: "Acquisition: Project LEAKMARKER_f1"';
+  // Who reads the file is decided by its last good (public) version; the new text is staff's.
+  expect(anonymous.heard).toEqual(["guides/search-tips.mdx:2 warning: skipped: invalid front matter"]);
+  expect(full.heard).toEqual([quoted]);
+  expect(log).toContain(`${quoted} (keeping the last good version)`);
   await anonymous.close();
   await full.close();
 });
