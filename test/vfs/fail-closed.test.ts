@@ -90,9 +90,12 @@ describe("an ignore file that exists but cannot be read stops the load (exit 2, 
     const linked = repo({ ...SITE, "config/ignore": "secret/\n" });
     symlinkSync("config/ignore", join(linked, ".svcignore"));
     const env = { SVC_MCP_CACHE: "off" };
+    // The site has no docs.json: `fs` says so on stderr, and only that.
+    const noDocsJson = (dir: string): string =>
+      `svc-mcp: warning: no docs.json (or mint.json) in ${dir}: every page is served, in file order, with no navigation; write a docs.json there with the site's "name" and its "navigation" to order them (\`svc-mcp schema\` prints its JSON Schema)\n`;
     expect([await runCli(["fs", "--dir", absent, "find / -type f"], { env }), await runCli(["fs", "--dir", linked, "find / -type f"], { env })]).toEqual([
-      { code: 0, stdout: "/index.mdx\n/secret/plan.mdx\n/skill.md\n", stderr: "" },
-      { code: 0, stdout: "/index.mdx\n/skill.md\n", stderr: "" },
+      { code: 0, stdout: "/index.mdx\n/secret/plan.mdx\n/skill.md\n", stderr: noDocsJson(absent) },
+      { code: 0, stdout: "/index.mdx\n/skill.md\n", stderr: noDocsJson(linked) },
     ]);
   });
 
