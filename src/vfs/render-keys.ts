@@ -31,7 +31,11 @@ export class RenderKeys {
     const id = this.specId(spec.source);
     const at = this.position(spec, spec.operations, op);
     if (id === undefined || at === undefined) return undefined;
-    return digest([id, "operation", String(at), context.pagePath, JSON.stringify(context.settings) ?? "", JSON.stringify(context.playground) ?? "", JSON.stringify(context.metadata) ?? "", String(schemaNodes)]);
+    const values = [context.settings, context.playground, context.metadata].map(keyJson);
+    // A value that cannot be written out in full (a spec's data value whose `$ref` points back
+    // into it, or one references make gigabytes long) gives no key: the page is known by its body.
+    if (values.some((v) => v === undefined)) return undefined;
+    return digest([id, "operation", String(at), context.pagePath, ...(values as string[]), String(schemaNodes)]);
   }
 
   /** A channel's page: its spec, its place in it, and its schema budget. */
@@ -59,6 +63,54 @@ export class RenderKeys {
     if (positions === undefined) this.positions.set(spec, (positions = new Map(list.map((x, i) => [x, i]))));
     return positions.get(item);
   }
+}
+
+/** The most characters of one value a key writes out (`keyJson`). */
+const KEY_JSON_CHARS = 1 << 20;
+/** The deepest nesting a key writes out: deeper (a data value nested thousands deep) gives none. */
+const KEY_JSON_DEPTH = 256;
+
+/**
+ * A value as JSON for a key, or undefined where it cannot be written out whole within
+ * `KEY_JSON_CHARS` and `KEY_JSON_DEPTH`: a cycle (a spec's data value reaching itself through `$ref`), or shared
+ * parts repeated past the bound. Written by hand, depth first, so that neither a cycle nor
+ * gigabytes of repetition are ever built as a string (`JSON.stringify` threw on both).
+ */
+export function keyJson(value: unknown): string | undefined {
+  const out: string[] = [];
+  let chars = 0;
+  const open = new Set<object>();
+  const put = (text: string): boolean => {
+    chars += text.length;
+    out.push(text);
+    return chars <= KEY_JSON_CHARS;
+  };
+  const write = (v: unknown, depth = 0): boolean => {
+    if (depth > KEY_JSON_DEPTH) return false;
+    if (v === null || typeof v === "boolean" || typeof v === "number" || typeof v === "string") return put(JSON.stringify(v));
+    if (typeof v !== "object") return put("null");
+    if (open.has(v)) return false;
+    open.add(v);
+    let ok: boolean;
+    if (Array.isArray(v)) {
+      ok = put("[");
+      for (let i = 0; ok && i < v.length; i++) ok = (i === 0 || put(",")) && write(v[i], depth + 1);
+      ok = ok && put("]");
+    } else {
+      ok = put("{");
+      let first = true;
+      for (const [k, item] of Object.entries(v)) {
+        if (!ok) break;
+        if (item === undefined || typeof item === "function") continue;
+        ok = (first || put(",")) && put(JSON.stringify(k)) && put(":") && write(item, depth + 1);
+        first = false;
+      }
+      ok = ok && put("}");
+    }
+    open.delete(v);
+    return ok;
+  };
+  return write(value) ? out.join("") : undefined;
 }
 
 function digest(parts: readonly string[]): string {
