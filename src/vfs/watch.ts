@@ -422,8 +422,10 @@ interface Settling {
  * part written, a pause, the rest) is then applied whole, not part by part (adversary round 57
  * F2: the first part of a page, an ignore file or a spec was served, its restrictions not yet
  * written). Decided by events and stats, never by how fast the machine is: an empty file is held
- * like any other. A path gone, or a folder, is handed over at the next check: there is nothing to
- * wait for (a folder's files are reported, and settle, each on its own). Paths settled together
+ * like any other, and so is a path gone: a link removed and a folder renamed into its place (a
+ * checkout, a folder moved back) is one reload whatever the machine's load puts between the two
+ * events, not one without the folder and then one with it. A folder is handed over at the next
+ * check (its files are reported, and settle, each on its own). Paths settled together
  * are handed over together: a checkout or a save of many files is one reload. Kept, with no timer,
  * until there is someone to hand them to (`deliver`: a watch made before the load).
  */
@@ -485,7 +487,7 @@ class PathBatch {
         settling.changedAt = now;
       }
       const waited = now - settling.changedAt;
-      if (mark === GONE_MARK || mark === FOLDER_MARK || waited >= this.settleMs) {
+      if (mark === FOLDER_MARK || waited >= this.settleMs) {
         ready.push(rel);
         continue;
       }
