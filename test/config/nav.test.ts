@@ -5,6 +5,7 @@ import type { NavTree } from "../../src/config/docs-json/nav-tree.js";
 import { runCli } from "../helpers/cli.js";
 import { REPO, SHARED } from "../helpers/paths.js";
 import { itShared } from "../helpers/shared.js";
+import { tempRepo } from "./temp-repo.js";
 
 const DEMO = join(REPO, "fixtures/nav-demo");
 const expected = (name: string): string => readFileSync(join(DEMO, name), "utf8");
@@ -77,6 +78,20 @@ describe("svc-mcp nav", () => {
       code: 2,
       stdout: "",
       stderr: "svc-mcp: --version v1: the site has no versions\n",
+    });
+  });
+
+  it("an unknown language is refused naming every code each language is taken by, the second code a site writes for one among them", async () => {
+    const root = tempRepo({
+      "docs.json": { name: "L", navigation: { languages: [{ language: "en", pages: ["index"] }, { language: "cn", pages: ["cn/index"] }, { language: "zh", pages: ["zh/index"] }] } },
+      "index.mdx": "# Home\n",
+      "cn/index.mdx": "# C\n",
+      "zh/index.mdx": "# Z\n",
+    });
+    expect(await runCli(["nav", "--dir", root, "--language", "xx"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "svc-mcp: --language xx: no such language (the site has en, cn (also zh, zh-Hans, zh-CN))\n",
     });
   });
 

@@ -44,7 +44,7 @@ describeShared("check and nav on the deployed multilingual and versioned sites",
     expect(await runCli(["nav", "--language", "ko", "--dir", join(CORPORA, "cowagent")])).toEqual({
       code: 2,
       stdout: "",
-      stderr: "svc-mcp: --language ko: no such language (the site has en, zh, ja)\n",
+      stderr: "svc-mcp: --language ko: no such language (the site has en, zh (also cn, zh-Hans, zh-CN), ja (also jp, ja-JP))\n",
     });
   });
 

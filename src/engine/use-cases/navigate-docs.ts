@@ -1,4 +1,4 @@
-import { findLanguage } from "../../config/languages.js";
+import { describeLanguageCode, findLanguage } from "../../config/languages.js";
 import { loadSite } from "../../vfs/load-site.js";
 import { readerOutline, siteOutline } from "../../vfs/outline.js";
 import { type SiteNavigation, navigationOfSite } from "../../vfs/site-nav.js";
@@ -38,7 +38,9 @@ export async function navigateDocs(context: RepositoryContext, input: NavInput):
   }
   if (input.language !== undefined) {
     const known = outline.knownLanguages;
-    const found = nameIn("language", input.language, known, findLanguage(input.language, known), (l) => l.trim().toLowerCase());
+    // Listed with every code that names it (`cn (also zh, zh-Hans, zh-CN)`), as the search tool
+    // lists them: a site that writes one language under two codes is told both are taken.
+    const found = nameIn("language", input.language, known, findLanguage(input.language, known), (l) => l.trim().toLowerCase(), describeLanguageCode);
     if (typeof found === "string") resolved.language = found;
     else issues.push(found);
   }
@@ -53,9 +55,10 @@ function versionForm(version: string): string {
 /**
  * The one of `known` that `arg` names: `found` (the exact name, a case variant, or a form the
  * search tool takes too), else the one name that `arg` begins, as written or in `form` (`V2.0`
- * for `v2`, `v2` for `v2.1.0`, `f` for `fr`). Else the issue: none, or several, listing the names there are.
+ * for `v2`, `v2` for `v2.1.0`, `f` for `fr`). Else the issue: none, or several, listing the names there are
+ * as `shown` writes each.
  */
-function nameIn(kind: "version" | "language", arg: string, known: readonly string[], found: string | undefined, form: (name: string) => string): string | ArgumentIssue {
+function nameIn(kind: "version" | "language", arg: string, known: readonly string[], found: string | undefined, form: (name: string) => string, shown: (name: string) => string = (name) => name): string | ArgumentIssue {
   if (known.length === 0) return { argument: kind, message: `${arg}: the site has no ${kind}s` };
   if (found !== undefined) return found;
   const wanted = form(arg);
@@ -63,7 +66,7 @@ function nameIn(kind: "version" | "language", arg: string, known: readonly strin
   // `2` on a site of v2.0 and v2.1 names neither: a prefix two names share is said, not guessed.
   const begun = wanted === "" ? [] : known.filter((name) => form(name).startsWith(wanted) || name.toLowerCase().startsWith(typed));
   if (begun.length === 1) return begun[0]!;
-  const has = `the site has ${known.join(", ")}`;
+  const has = `the site has ${known.map(shown).join(", ")}`;
   if (begun.length > 1) return { argument: kind, message: `${arg}: more than one ${kind} begins so (${begun.join(", ")}); give more of it (${has})` };
   return { argument: kind, message: `${arg}: no such ${kind} (${has})` };
 }
