@@ -97,4 +97,25 @@ describe("svc-mcp check: a value of the wrong type", () => {
       stderr: "",
     });
   });
+
+  it("api.mdx.server (mint.json's api.baseUrl) that is not a URL string or a list of them is said at its own key, and the rest of api still serves", async () => {
+    const spec = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok}\n";
+    const docs = tempRepo({ "docs.json": '{"navigation": {"pages": ["index", "GET /a"]}, "api": {"openapi": "api.yaml", "mdx": {"server": 7}}}', "index.mdx": "# Home\n", "api.yaml": spec });
+    expect(await runCli(["check", "--dir", docs])).toEqual({
+      code: 1,
+      stdout: ["docs.json:1:97 api.mdx.server: must be a string or an array; got 7", "checked docs.json and 1 page (+1 generated from API specs): 1 error, 0 warnings", ""].join("\n"),
+      stderr: "",
+    });
+    const mint = tempRepo({ "mint.json": '{"name": "M", "api": {"baseUrl": ["https://api.example.com", 7]}, "navigation": [{"group": "G", "pages": ["index"]}]}', "index.mdx": "# Home\n" });
+    expect(await runCli(["check", "--dir", mint])).toEqual({
+      code: 1,
+      stdout: [
+        "mint.json warning: docs.json not found: mint.json, the format before docs.json, is read as the docs.json it stands for (`npx mint upgrade` writes that docs.json)",
+        "mint.json:1:62 api.baseUrl[1]: must be a string; got 7",
+        "checked mint.json and 1 page: 1 error, 1 warning",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
 });

@@ -218,6 +218,17 @@ export const api = z
         prefill: z.boolean().optional().describe("Prefill request bodies with examples"),
       })
       .optional(),
+    // Not read here (pages are generated from specs); checked because the platform's schema types
+    // it and refuses the docs.json otherwise, and a mint.json's `api.baseUrl` is upgraded into it.
+    mdx: z
+      .looseObject({
+        server: z.union([z.string(), z.array(z.string())]).optional().describe("Base URL (or URLs) of API pages written by hand in MDX (mint.json: `api.baseUrl`)"),
+        auth: z
+          .looseObject({ method: z.string().optional().describe("Authentication of hand-written API pages: bearer, basic, key, ..."), name: z.string().optional() })
+          .optional(),
+      })
+      .optional()
+      .describe("Settings of API pages written by hand in MDX"),
   })
   .describe("API reference and playground settings");
 
