@@ -19,4 +19,7 @@ export interface IgnoreRules {
   /** The ignore files the rules were read from (`.svcignore`, `.mintignore`): one of them gone
    *  while serving keeps what it excluded excluded (`loadSite`). */
   readonly files?: readonly string[];
+  /** Those of `files` that were empty (0 bytes): one emptied while serving keeps its last good
+   *  rules until it has content again (`loadSite`), as `: > .svcignore` is a rewrite begun. */
+  readonly emptyFiles?: readonly string[];
 }

@@ -76,19 +76,21 @@ export function readIgnoreRules(root: string): ReadIgnoreRules {
   const texts: string[] = [];
   const linkTargets: string[] = [];
   const files: string[] = [];
+  const emptyFiles: string[] = [];
   let failed: { file: string; message: string } | undefined;
   for (const name of IGNORE_FILES) {
     const read = readInsideRoot(root, name, { ignore: NO_IGNORE_RULES });
     if (read.ok) {
       texts.push(read.text);
       files.push(name);
+      if (read.text.length === 0) emptyFiles.push(name);
       if (read.real !== name) linkTargets.push(read.real);
     } else if (read.reason !== "missing") {
       failed ??= { file: name, message: read.message };
     }
   }
   const compiled = compileIgnoreRules(texts);
-  const rules = { ...compiled, ...(linkTargets.length > 0 ? { linkTargets } : {}), ...(files.length > 0 ? { files } : {}) };
+  const rules = { ...compiled, ...(linkTargets.length > 0 ? { linkTargets } : {}), ...(files.length > 0 ? { files } : {}), ...(emptyFiles.length > 0 ? { emptyFiles } : {}) };
   return failed === undefined ? { ok: true, rules } : { ok: false, ...failed, readable: rules };
 }
 

@@ -78,6 +78,10 @@ export interface LoadedSite {
   /** While an ignore file cannot be read: the rules last read whole, which the next reload
    *  starts from again (`ignore` is them with what the readable ignore files exclude now). */
   readonly lastGoodIgnore?: IgnoreRules;
+  /** Set only on the previous load handed to a reload's full load (`forgetting`): the pages of
+   *  the files the watcher reported changed, by repo-relative path, which that load reads again;
+   *  one that no longer reads keeps this version (`keptOnReload`). */
+  readonly changedPages?: ReadonlyMap<string, Page>;
 }
 
 /**
@@ -262,7 +266,8 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     const read = walked && ahead !== undefined ? await ahead.next() : undefined;
     const pre = read === undefined ? undefined : aheadPage(read, n, texts, aheadTexts);
     const statN = stats?.order[i] ?? -1;
-    const result = readPage(root, rel, previous?.site, ignore, known, texts, walked ? { ...(real !== undefined ? { realRoot: real } : {}) } : undefined, pre, statN >= 0 ? () => stats?.ahead.stat(statN) : undefined);
+    const got = readPage(root, rel, previous?.site, ignore, known, texts, walked ? { ...(real !== undefined ? { realRoot: real } : {}) } : undefined, pre, statN >= 0 ? () => stats?.ahead.stat(statN) : undefined);
+    const result = previous === undefined ? got : keptOnReload(rel, got, previous);
     if (result.stat !== undefined) pageStats.set(rel, result.stat);
     if (result.diagnostic !== undefined) diagnostics.push(result.diagnostic);
     if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
@@ -479,8 +484,9 @@ function isUnder(path: string, parent: string): boolean {
  * `reloadSite` logs it once. One that goes away is the same (as a docs.json that goes away):
  * a rewrite in two steps (`rm` then write, a checkout, a deploy) would otherwise serve what it
  * excludes between the steps, and whether the watcher reports the steps apart depends on how
- * busy the machine is. At start-up there are none to keep: an unreadable one stops the load
- * (`LoadStoppedError`), as it always did, and an absent one is no rules.
+ * busy the machine is. One emptied while it had content is the same (a rewrite begun with
+ * `cmd > .svcignore`, or a file left empty). At start-up there are none to keep: an unreadable one
+ * stops the load (`LoadStoppedError`), as it always did, and an absent or empty one is no rules.
  */
 function ignoreRulesOf(root: string, previous: LoadedSite | undefined, diagnostics: Diagnostic[]): { ignore: IgnoreRules; lastGoodIgnore?: IgnoreRules } {
   if (previous === undefined) return { ignore: loadIgnoreRules(root) };
@@ -491,8 +497,13 @@ function ignoreRulesOf(root: string, previous: LoadedSite | undefined, diagnosti
     return { ignore: eitherIgnores(lastGoodIgnore, read.readable), lastGoodIgnore };
   }
   const gone = (lastGoodIgnore.files ?? []).filter((name) => !(read.rules.files ?? []).includes(name));
-  if (gone.length === 0) return { ignore: read.rules };
+  // Emptied while it had content (`: > .svcignore`, a writer's first step, which settles when the
+  // writer pauses past `LIMITS.load.writeSettleMs`; or left empty): taken as written, it would
+  // serve every file it excluded until the rest is written, so it is kept like one gone.
+  const emptied = (read.rules.emptyFiles ?? []).filter((name) => (lastGoodIgnore.files ?? []).includes(name) && !(lastGoodIgnore.emptyFiles ?? []).includes(name));
+  if (gone.length === 0 && emptied.length === 0) return { ignore: read.rules };
   for (const file of gone) diagnostics.push({ severity: "error", file, code: LOAD_CODES.ignoreFileMissing, message: "is missing; still applying its last good ignore rules; put it back, or restart to serve without it" });
+  for (const file of emptied) diagnostics.push({ severity: "error", file, code: LOAD_CODES.ignoreFileEmpty, message: "is empty; still applying its last good ignore rules until it has content again; delete it and restart to serve without them" });
   return { ignore: eitherIgnores(lastGoodIgnore, read.rules), lastGoodIgnore };
 }
 
@@ -513,7 +524,10 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     const next = await loadSite(prev.site.root, log, forgetting(prev, changed), prev.options);
     // An edit to docs.json is worth a line for each problem it brought, not one per known problem.
     const known = new Set(prev.site.diagnostics.map(formatDiagnostic));
-    for (const d of next.site.diagnostics) if (!known.has(formatDiagnostic(d))) log(formatDiagnostic(d));
+    // A page skipped whose file still serves keeps its last good version (`keptOnReload`): said
+    // as a single page's reload says it.
+    const kept = (d: Diagnostic): string => (d.code === LOAD_CODES.pageSkipped && next.site.files.has(`/${d.file}`) ? " (keeping the last good version)" : "");
+    for (const d of next.site.diagnostics) if (!known.has(formatDiagnostic(d))) log(formatDiagnostic(d) + kept(d));
     return next;
   }
   const files = new Map(prev.site.files);
@@ -611,9 +625,37 @@ export async function reloadReplacedRoot(prev: LoadedSite, log: LoadLog = () => 
  */
 function forgetting(prev: LoadedSite, changed: readonly string[]): LoadedSite {
   const gone = new Set(changed.flatMap((rel) => [rel, ...(prev.links.get(rel) ?? [])]).map((rel) => `/${rel}`));
-  const pages = new Map([...prev.site.pages].filter(([, page]) => !gone.has((page.authored ?? page).file.path)));
-  const shadowed = new Map([...(prev.site.shadowed ?? [])].map(([path, list]) => [path, list.filter((page) => !gone.has(page.file.path))]));
-  return { ...prev, site: { ...prev.site, pages, shadowed } };
+  const changedPages = new Map<string, Page>();
+  const kept = (page: Page, path: string): boolean => {
+    if (!gone.has(path)) return true;
+    changedPages.set(path.slice(1), page.authored ?? page);
+    return false;
+  };
+  const pages = new Map([...prev.site.pages].filter(([, page]) => kept(page, (page.authored ?? page).file.path)));
+  const shadowed = new Map([...(prev.site.shadowed ?? [])].map(([path, list]) => [path, list.filter((page) => kept(page, page.file.path))]));
+  return { ...prev, site: { ...prev.site, pages, shadowed }, changedPages };
+}
+
+/**
+ * A page file read by a reload's full load (docs.json edited, a spec, an ignore file) as a
+ * single page's reload takes it (`reloadSite`): one that no longer reads (front matter that does
+ * not parse or is not closed, over the size limit, unreadable) or that was emptied keeps its
+ * last good version, with its finding; a new file in that state is not served. Before, a whole
+ * reload dropped such a page (adversary round 57 F3/F6: a page made unreadable or broken, then a
+ * docs.json edit), and served an emptied one, a restricted page too, as a public page named after
+ * its file. Gone, excluded or a link out (`missing`, `closed`) is a withdrawal: nothing is kept.
+ */
+function keptOnReload(rel: string, read: ReadResult, previous: LoadedSite): ReadResult {
+  const filePath = `/${rel}`;
+  const last = (): Page | undefined => previous.changedPages?.get(rel) ?? pagesAt(previous.site, pagePathOf(filePath)).map((p) => p.authored ?? p).find((p) => p.file.path === filePath);
+  // An empty page reused as it was (unchanged since a start that served it) is not a new emptying.
+  const result = read.page !== undefined && read.page.file.size === 0 && read.page !== last() ? emptied(rel, read) : read;
+  if (result.page !== undefined || result.missing === true || result.closed === true || result.diagnostic === undefined) return result;
+  const page = last();
+  if (page === undefined) return result;
+  // No stat: the persistent cache must not take the file as it is now for this version.
+  const { stat: _now, ...rest } = result;
+  return { ...rest, page };
 }
 
 interface ReadResult {

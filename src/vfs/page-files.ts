@@ -22,6 +22,8 @@ export const LOAD_CODES = {
   ignoreFileBroken: "ignore-file-broken",
   /** An ignore file gone while serving: its last good rules keep applying until restart. */
   ignoreFileMissing: "ignore-file-missing",
+  /** An ignore file that had content emptied while serving: its last good rules keep applying until it has content again. */
+  ignoreFileEmpty: "ignore-file-empty",
   /** docs.json names no site: the name it was served under stays. */
   nameKept: "name-kept",
 } as const;

@@ -150,7 +150,8 @@ describe("live reload", () => {
     const c = await connect(runtime);
     writeFileSync(join(tmp.dir, ".svcignore"), "drafts/\nguides/webhooks.mdx\n");
     await afterReloads(async () => !c.text(await c.call(FS, { command: "ls /guides" })).includes("webhooks.mdx"));
-    writeFileSync(join(tmp.dir, ".svcignore"), "");
+    // Content with no rules (an emptied one keeps its last good rules: test/vfs/ignore-emptied.test.ts).
+    writeFileSync(join(tmp.dir, ".svcignore"), "# nothing ignored now\n");
     await afterReloads(async () => c.text(await c.call(FS, { command: "ls /" })).includes("drafts"));
     await c.close();
   });

@@ -159,7 +159,8 @@ describe("an ignore file broken while serving keeps the last good ignore rules",
       await said(`svc-mcp: ${BROKEN(".mintignore", "permission denied")}`);
       const broken = await find();
       chmodSync(join(root, ".mintignore"), 0o644);
-      writeFileSync(join(root, ".mintignore"), "");
+      // Content with no rules: an empty one would keep the last good rules (test/vfs/ignore-emptied.test.ts).
+      writeFileSync(join(root, ".mintignore"), "# nothing excluded now\n");
       await said(`svc-mcp: ${DRAFT}`);
       expect({ before, broken, fixed: await find(), stderr: stderr.slice(started) }).toEqual({
         before: "/index.mdx\n/skill.md\n",
