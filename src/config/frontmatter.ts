@@ -46,16 +46,19 @@ const YAML_LINE = /^[ \t]*(?:#|-[ \t]|[\w"'$][^\n]*?:(?:[ \t]|$))/;
 
 /**
  * Whether a text opened by `---` with no closing `---` line is a page that starts with a
- * thematic break rather than front matter cut short: the opening line is `---` alone and the
- * first line with text after it is no YAML (`<Card ...>`, prose). The platform's MDX parser
- * reads an unclosed fence as a rule (portkey's footer snippet, `---`, a blank line and a
- * `<Card>`, is shown under 791 pages); a text whose next line is a key (`title: A`) stays a page
- * cut short, refused (adversary round 57 F2: its `groups` may be still to come).
+ * thematic break rather than front matter cut short: the opening line is `---` alone, a blank
+ * line follows, and the first line with text after it is no YAML (`<Card ...>`, prose). The
+ * platform's MDX parser reads an unclosed fence as a rule (portkey's footer snippet, `---`, a
+ * blank line and a `<Card>`, is shown under 791 pages); any other text stays a page cut short,
+ * refused (adversary round 57 F2: its `groups` may be still to come; a write cut inside its first
+ * key, `---\ntitl`, is no YAML line yet, hence the blank line asked for).
  */
 function opensWithRule(text: string): boolean {
   const firstEnd = text.indexOf("\n");
   if (firstEnd === -1 || text.slice(0, firstEnd).replace(/[ \t\r]+$/, "") !== "---") return false;
-  for (const line of text.slice(firstEnd + 1).split("\n", 64)) {
+  const lines = text.slice(firstEnd + 1).split("\n", 64);
+  if ((lines[0] ?? "").trim() !== "") return false;
+  for (const line of lines) {
     if (line.trim() === "") continue;
     return !YAML_LINE.test(line);
   }

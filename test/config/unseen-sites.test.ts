@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/limits.js";
 import { runCli } from "../helpers/cli.js";
 import { tempRepo } from "./temp-repo.js";
 
@@ -39,13 +40,14 @@ describe("a file opened by --- with no closing one", () => {
     expect(await runCli(["fs", "--dir", dir, "cat /snippets/footer.mdx"])).toEqual({ code: 0, stdout: footer, stderr: "" });
   });
 
-  it("stays a page cut short when the next line is a key, a list item or a comment", async () => {
+  it("stays a page cut short when the next line is a key, a list item, a comment, or not blank", async () => {
     const dir = tempRepo({
-      "docs.json": { name: "Cut", navigation: { pages: ["index", "a", "b", "c"] } },
+      "docs.json": { name: "Cut", navigation: { pages: ["index", "a", "b", "c", "d"] } },
       "index.mdx": page("Home", "Start here."),
       "a.mdx": "---\ntitle: Half written\n",
       "b.mdx": "---\n\n- one\n",
-      "c.mdx": "---\n# a note\n",
+      "c.mdx": "---\n\n# a note\n",
+      "d.mdx": "---\ntitl",
     });
     const skipped = "is skipped (line 1: invalid front matter: the --- that opens it has no closing --- line)";
     const warning = "warning: skipped: invalid front matter: the --- that opens it has no closing --- line";
@@ -55,12 +57,50 @@ describe("a file opened by --- with no closing one", () => {
         `docs.json:6:7 navigation.pages[1]: warning: page "a" not found: a.mdx ${skipped}`,
         `docs.json:7:7 navigation.pages[2]: warning: page "b" not found: b.mdx ${skipped}`,
         `docs.json:8:7 navigation.pages[3]: warning: page "c" not found: c.mdx ${skipped}`,
+        `docs.json:9:7 navigation.pages[4]: warning: page "d" not found: d.mdx ${skipped}`,
         `a.mdx:1 ${warning}`,
         `b.mdx:1 ${warning}`,
         `c.mdx:1 ${warning}`,
-        "checked docs.json and 1 page: 0 errors, 6 warnings",
+        `d.mdx:1 ${warning}`,
+        "checked docs.json and 1 page: 0 errors, 8 warnings",
         "",
       ].join("\n"),
+      stderr: "",
+    });
+  });
+});
+
+describe("a page over the page limit", () => {
+  // An exported notebook: its output image inline as base64, 3 MB for a few lines of text.
+  const payload = "iVBORw0KGgo".padEnd(3 * 1024 * 1024, "A");
+  const notebook = `---\ntitle: Tide tables\n---\n\nThe harbour almanac lists spring tides.\n\n![chart](data:image/png;base64,${payload})\n\nNeap tides follow a week later.\n`;
+
+  it("is served with its inline data cut when the rest fits", async () => {
+    const dir = tempRepo({
+      "docs.json": { name: "Tides", navigation: { pages: ["index", "tides"] } },
+      "index.mdx": page("Home", "Start here."),
+      "tides.mdx": notebook,
+    });
+    expect(await runCli(["check", "--dir", dir])).toEqual({ code: 0, stdout: "checked docs.json and 2 pages: no problems\n", stderr: "" });
+    const found = await runCli(["search", "--dir", dir, "--page-size", "1", "neap tides"]);
+    expect(found.stdout).toBe(
+      ["1. Tide tables", "   http://localhost:3000/tides", "   file: /tides.mdx · score 0.539", "   The harbour almanac lists spring tides. chart Neap tides follow a week later.", ""].join("\n"),
+    );
+    const shown = "---\ntitle: Tide tables\n---\n\nThe harbour almanac lists spring tides.\n\n![chart](data:image/png;base64,…)\n\nNeap tides follow a week later.\n";
+    expect(await runCli(["fs", "--dir", dir, "cat /tides.mdx"])).toEqual({ code: 0, stdout: shown, stderr: "" });
+  });
+
+  it("is still left out when its text alone is over it", async () => {
+    const text = `${"Lighthouse keepers log the weather. ".repeat(LIMITS.load.maxPageBytes / 32)}\n`;
+    const dir = tempRepo({
+      "docs.json": { name: "Logs", navigation: { pages: ["index"] } },
+      "index.mdx": page("Home", "Start here."),
+      "log.mdx": `${notebook}${text}`,
+    });
+    const size = Buffer.byteLength(`${notebook}${text}`);
+    expect(await runCli(["check", "--dir", dir])).toEqual({
+      code: 0,
+      stdout: `log.mdx warning: skipped: ${size} bytes is over the ${LIMITS.load.maxPageBytes}-byte page limit\nchecked docs.json and 1 page: 0 errors, 1 warning\n`,
       stderr: "",
     });
   });
