@@ -105,3 +105,34 @@ describe("a page over the page limit", () => {
     });
   });
 });
+
+describe("an MDX comment holding an apostrophe", () => {
+  it("is no text of the page, in .md and .mdx alike", async () => {
+    const note = "{/* <!-- the list below is made by a script\nfrom each page's front matter.\n\nIf you've found a slip, edit the pages themselves.\n--> */}";
+    const body = `Lanterns burn whale oil.\n\n${note}\n\n{/* keeper's remark */}\n{/* <!--START--> */}\n{/* <!--END--> */}\n\nTrim the wick at dusk.`;
+    const dir = tempRepo({
+      "docs.json": { name: "Notes", navigation: { pages: ["index", "oil", "wick"] } },
+      "index.mdx": page("Home", "Start here."),
+      "oil.md": page("Oil", body),
+      "wick.mdx": page("Wick", body),
+    });
+    const found = await runCli(["search", "--dir", dir, "--page-size", "2", "lanterns wick"]);
+    expect(found.stdout).toBe(
+      [
+        "1. Wick",
+        "   http://localhost:3000/wick",
+        "   file: /wick.mdx · score 0.544",
+        "   Lanterns burn whale oil. Trim the wick at dusk.",
+        "",
+        "2. Oil",
+        "   http://localhost:3000/oil",
+        "   file: /oil.md · score 0.294",
+        "   Lanterns burn whale oil. Trim the wick at dusk.",
+        "",
+      ].join("\n"),
+    );
+    expect((await runCli(["search", "--dir", dir, "slip script remark"])).stdout).toBe(
+      `No results for "slip script remark". Try other words, fewer terms, or search the files: svc-mcp fs 'rg -il "term" /'\n`,
+    );
+  });
+});
