@@ -331,6 +331,10 @@ export const LIMITS = {
     /** Pages larger than this are skipped with a warning: a 5 MB MDX file is generated junk, and
      *  indexing it would slow every query. */
     maxPageBytes: 2 * 1024 * 1024,
+    /** A page file up to this size is read to see whether it fits `maxPageBytes` once its inline
+     *  `data:` payloads are cut (notebook exports with their output images: langchain's are 3 to
+     *  4 MB); larger ones are not read at all. */
+    maxPageFileBytes: 16 * 1024 * 1024,
     /** API spec files can be large (Discord's is 1.2 MB); beyond this they are not mounted. */
     maxSpecBytes: 20 * 1024 * 1024,
     /** Files changed within this window are reloaded together (editors write in bursts); also

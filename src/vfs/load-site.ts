@@ -26,6 +26,7 @@ import { type RepoSpecText, unnamedSchemaSpecsFor, unnamedSpecsFor } from "../co
 import { LOAD_CODES } from "./page-files.js";
 import { indexPathOf, pagesAt, placePage, unplacePage } from "./page-routes.js";
 import { withBodyKey } from "./body-key.js";
+import { withoutInlineData } from "./inline-data.js";
 import { heldFile, heldPage } from "./held-text.js";
 import { type PageText, ParsedTexts } from "./parsed-texts.js";
 import type { AheadRead, ReadAhead, StartReadAhead } from "./read-ahead.js";
@@ -741,9 +742,16 @@ function aheadPage(read: AheadRead, n: number, texts: ParsedTexts, aheadTexts: M
 
 /** Read a page file here (`readPage`); copies of one text (a versioned site's) share its string and its parse. */
 function readNow(root: string, rel: string, ignore: IgnoreRules, texts: ParsedTexts, walked: { readonly realRoot?: string } | undefined): Refusal | { readonly read: PageStat; readonly decoded: PageText } {
-  const read = readBytesInsideRoot(root, rel, { maxBytes: LIMITS.load.maxPageBytes, ignore, walked: walked !== undefined, ...(walked?.realRoot !== undefined ? { realRoot: walked.realRoot } : {}) });
-  if (!read.ok) return read;
-  return { read: { size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, ctimeMs: read.ctimeMs, real: read.real }, decoded: texts.text(read.bytes) };
+  // Read up to the larger limit of a file holding inline data; served only if it fits the page
+  // limit once its `data:` payloads are cut (`inline-data.ts`).
+  const read = readBytesInsideRoot(root, rel, { maxBytes: LIMITS.load.maxPageFileBytes, ignore, walked: walked !== undefined, ...(walked?.realRoot !== undefined ? { realRoot: walked.realRoot } : {}) });
+  if (!read.ok) return read.reason === "too-large" ? { ...read, message: `${read.size} bytes is over the ${LIMITS.load.maxPageBytes}-byte limit` } : read;
+  const stat = { size: read.size, mtimeMs: read.mtimeMs, ino: read.ino, ctimeMs: read.ctimeMs, real: read.real };
+  if (read.size <= LIMITS.load.maxPageBytes) return { read: stat, decoded: texts.text(read.bytes) };
+  const kept = withoutInlineData(read.bytes.toString("utf8")).text;
+  const bytes = Buffer.from(kept, "utf8");
+  if (bytes.length > LIMITS.load.maxPageBytes) return { ok: false, reason: "too-large", size: read.size, message: `${read.size} bytes is over the ${LIMITS.load.maxPageBytes}-byte limit` };
+  return { read: stat, decoded: texts.text(bytes) };
 }
 
 /** A page file read ahead: its stat and its text (`readPage`). */

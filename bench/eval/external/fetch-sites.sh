@@ -2,14 +2,17 @@
 # Fetch the external Mintlify sites of issue 24 at fixed commits into $1 (default /tmp/quality/sites),
 # for `npx tsx bench/eval/external/run-external.ts <sites dir> bench/eval/external/questions`. Their
 # text stays out of the repository; the questions (our own wording) are in questions/.
-# `fetch-sites.sh <dir> [name...]` fetches only the sites named.
+# `fetch-sites.sh <dir> [name...]` fetches only the sites named. SITES=<file> reads the list from a file
+# (same columns) instead: fetch-sites-unseen.txt holds sites kept out of every tuning round.
 # name repo commit subdir. Uses a local mirror under /work/.mirror when present, else clones from GitHub.
 set -euo pipefail
 out=${1:-/tmp/quality/sites}
 only=" ${*:2} "
 mkdir -p "$out"
+fetch_all() {
 while read -r name repo commit sub; do
   [ -z "$name" ] && continue
+  [[ "$name" == \#* ]] && continue
   [ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || continue
   mirror=/work/.mirror/${repo/\//+}/repo
   # The fetch tool leaves a bare repository there, or a clone whose git directory is repo/.git.
@@ -33,7 +36,10 @@ while read -r name repo commit sub; do
   rm -f "$list"
   if [ -n "$prefix" ]; then mv "$out/$name/$sub" "$out/$name.tmp" && rm -rf "${out:?}/$name" && mv "$out/$name.tmp" "$out/$name"; fi
   echo "$name: $repo@$commit ($sub)"
-done <<'LIST'
+done
+}
+if [ -n "${SITES:-}" ]; then fetch_all <"$SITES"; exit 0; fi
+fetch_all <<'LIST'
 crewai crewAIInc/crewAI f4731f5025f861c78e3af0487cc80bf5e7c64782 docs
 tyk TykTechnologies/tyk-docs 95922c952e677f1b455f06028c04b4b7bb9e10bf .
 firecrawl mendableai/firecrawl-docs 142b49850032ddb87f77a346a949d0a729244120 .

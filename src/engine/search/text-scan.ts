@@ -24,7 +24,7 @@ export function nextIndexOf(s: string, needle: string): (from: number) => number
 const UNCLOSED_READS = 4;
 
 /**
- * Where each `{` of a text closes, honouring nesting and quotes (`{a: "}"}`), as a scan from
+ * Where each `{` of a text closes, honouring nesting, quotes (`{a: "}"}`) and block comments, as a scan from
  * it reads: the first `}` that brings the depth back. One scan answers for every `{` it meets
  * outside quotes (a scan from one of them, starting outside quotes too, would read the same
  * characters the same way), so most `{` are answered without reading again. A `{` met only
@@ -56,7 +56,13 @@ export class BraceMatches {
         continue;
       }
       if (ch === 34 || ch === 39 || ch === 96) quote = ch;
-      else if (ch === 123 /* { */) open.push(j);
+      else if (ch === 47 /* / */ && s.charCodeAt(j + 1) === 42 /* * */) {
+        // A comment (`{/* ... */}`, how MDX pages leave notes): its prose is no code, and an
+        // apostrophe in it (`If you've...`) opened a "string" that hid the closing `}`, so the
+        // note was searched as the page's text (clickhouse's generated-table notes).
+        const end = s.indexOf("*/", j + 2);
+        j = end === -1 ? s.length : end + 1;
+      } else if (ch === 123 /* { */) open.push(j);
       else if (ch === 125 /* } */) {
         known[open.pop() as number] = j + 1;
         if (open.length === 0) return j;
