@@ -17,6 +17,7 @@ import { parseGroups, withDir, withGroups, withState } from "../options.js";
 import { describeProject, projectStores, resolveProject } from "../project.js";
 import { parseWorkers } from "../workers-option.js";
 import { checkPortFree } from "../port-probe.js";
+import { stdinDrainMs } from "../stdin-drain-bound.js";
 import { threadsTakeDefaultYoungGeneration } from "../worker-heap.js";
 import { stateInSqlite } from "../../store/location.js";
 import { requireSqlite } from "../../store/sqlite.js";
@@ -104,6 +105,8 @@ export const serveCommand = defineCommand({
     const shellWorker = args["shell-worker"] === false ? false : args.http ? true : { ...LIMITS.shellWorker.stdio };
     const searchCache = args["search-cache"];
     if (!Number.isInteger(searchCache) || searchCache < 0) throw new CliError(`--search-cache must be a whole number of searches (0 to keep none), got ${String(searchCache)}`, 2);
+    // Read before the load, so a bad value is said at once (a test's override of the 65 s bound).
+    const drainMs = stdinDrainMs(io.env);
     // Ready means ready (docs/search.md, "Start-up"): the search index is built before the server
     // answers anything, after the watcher's first scan (which then does not wait behind index
     // slices). Over stdio `tools/list` is answered only once a search can be; over HTTP the port
@@ -164,7 +167,7 @@ export const serveCommand = defineCommand({
     // Lines the SDK would drop unanswered are answered first, as HTTP answers them (`stdio-guard.ts`).
     const stdin = guardedStdin(io.streams.stdin, { stdout: io.streams.stdout, log, now: Date.now });
     // Closing our stdin is how a client stops us: what it sent before (while loading too) is answered first.
-    const transport = new DrainingStdioTransport(stdin, io.streams.stdout as never, { drainMs: LIMITS.mcp.stdinDrainMs, log });
+    const transport = new DrainingStdioTransport(stdin, io.streams.stdout as never, { drainMs, log });
     // The SDK's stdio entry takes both generations: a 2025 `initialize` or a 2026-07-28 request
     // (or `server/discover`) opens the connection, and one server from the factory serves it.
     // The shell's interpreter is loaded once the client has its tool list, not before: its first
