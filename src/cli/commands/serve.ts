@@ -114,7 +114,13 @@ export const serveCommand = defineCommand({
     const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY, indexLater: true } : { indexLater: true };
     // Watched from before the load reads anything: a change made while the server starts is applied before it answers (issue 25).
     // The shell pool starts after the index build over HTTP too (issue 22: started at load, it ran beside the build), and the cache's write waits for the port.
-    const runtime = await loadDocs(io, args.dir, { keepTimes: { state: args.state, untilServing: true, wholes: args.http }, shellWorker, shellLater: true, searchCache, watch: args.watch, learnVectors: true, analyseWhileLoading: true, ...indexing, ...(args.http ? { writeCacheOnceServing: true } : {}), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    const runtime = await loadDocs(io, args.dir, { keepTimes: { state: args.state, untilServing: true, wholes: args.http }, shellWorker, shellLater: true, searchCache, watch: args.watch, learnVectors: true, analyseWhileLoading: true, ...indexing, ...(args.http ? { writeCacheOnceServing: true } : {}), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) }).catch((error: unknown) => {
+      // A worker that cannot load the docs (an unreadable root or ignore file) ends with its
+      // error and code, which its primary reports and stops on; it had lived on, its channel to
+      // the primary holding it, and the server hung without a word more.
+      if (worker) http?.[1].releaseChannel();
+      throw error;
+    });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const afterStart = (): void => {
       runtime.serving();
