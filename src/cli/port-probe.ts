@@ -13,22 +13,33 @@ export async function checkPortFree(host: string, port: number): Promise<void> {
   const bare = host.replace(/^\[(.*)\]$/, "$1");
   const problem = await new Promise<string | undefined>((resolve) => {
     const probe = createServer();
-    probe.once("error", (error: NodeJS.ErrnoException) => resolve(portProblem(error, bare)));
+    probe.once("error", (error: NodeJS.ErrnoException) => resolve(portProblem(error, bare, port)));
     probe.listen({ host: bare, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
   });
-  if (problem !== undefined) throw new CliError(`--port ${port}: ${problem}`, 2);
+  if (problem !== undefined) throw new CliError(problem, 2);
 }
 
-/** What a failed listen means for the user, with what to do about it. */
-function portProblem(error: NodeJS.ErrnoException, host: string): string {
+/** What to give instead of a `--host` that cannot be listened on. */
+const HOST_HINT = "give an address of this machine (127.0.0.1 for this machine only, 0.0.0.0 for every interface)";
+
+/**
+ * What a failed listen means for the user, with what to do about it, naming the option at fault:
+ * a name that does not resolve (`--host 256.1.1.1` is read as a name) was said as `--port N:
+ * cannot listen on 256.1.1.1: getaddrinfo ENOTFOUND 256.1.1.1`, blaming the port.
+ */
+function portProblem(error: NodeJS.ErrnoException, host: string, port: number): string {
   switch (error.code) {
     case "EADDRINUSE":
-      return `already in use on ${host}; stop what listens there or choose another port (--port 0 picks a free one)`;
+      return `--port ${port}: already in use on ${host}; stop what listens there or choose another port (--port 0 picks a free one)`;
     case "EACCES":
-      return `no permission to listen on ${host} (ports below 1024 need privileges); choose another port (--port 0 picks a free one)`;
+      return `--port ${port}: no permission to listen on ${host} (ports below 1024 need privileges); choose another port (--port 0 picks a free one)`;
     case "EADDRNOTAVAIL":
-      return `--host ${host} is not an address of this machine`;
+      return `--host ${host}: not an address of this machine; ${HOST_HINT}`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+    case "EAI_FAIL":
+      return `--host ${host}: neither an IP address nor a name this machine can resolve; ${HOST_HINT}`;
     default:
-      return `cannot listen on ${host}: ${error.message}`;
+      return `--port ${port}: cannot listen on ${host}: ${error.message}`;
   }
 }

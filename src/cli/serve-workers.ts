@@ -87,10 +87,17 @@ export async function workerRole(): Promise<WorkerRole> {
     leave: () => {
       if (process.connected) process.disconnect();
     },
-    release: () => {
-      (process.channel as { unref?: () => void } | undefined)?.unref?.();
-    },
+    release: releaseChannel,
   };
+}
+
+/**
+ * Let this worker's process end once its work is done, though its channel to the primary is
+ * open: a cluster worker's channel holds its event loop for ever, so a worker whose start failed
+ * printed its error and then lived on, its primary waiting for it to serve or exit.
+ */
+export function releaseChannel(): void {
+  (process.channel as { unref?: () => void } | undefined)?.unref?.();
 }
 
 /**

@@ -17,6 +17,7 @@ import { parseGroups, withDir, withGroups, withState } from "../options.js";
 import { describeProject, projectStores, resolveProject } from "../project.js";
 import { parseWorkers } from "../workers-option.js";
 import { checkPortFree } from "../port-probe.js";
+import { stdinDrainMs } from "../stdin-drain-bound.js";
 import { threadsTakeDefaultYoungGeneration } from "../worker-heap.js";
 import { stateInSqlite } from "../../store/location.js";
 import { requireSqlite } from "../../store/sqlite.js";
@@ -104,6 +105,8 @@ export const serveCommand = defineCommand({
     const shellWorker = args["shell-worker"] === false ? false : args.http ? true : { ...LIMITS.shellWorker.stdio };
     const searchCache = args["search-cache"];
     if (!Number.isInteger(searchCache) || searchCache < 0) throw new CliError(`--search-cache must be a whole number of searches (0 to keep none), got ${String(searchCache)}`, 2);
+    // Read before the load, so a bad value is said at once (a test's override of the 65 s bound).
+    const drainMs = stdinDrainMs(io.env);
     // Ready means ready (docs/search.md, "Start-up"): the search index is built before the server
     // answers anything, after the watcher's first scan (which then does not wait behind index
     // slices). Over stdio `tools/list` is answered only once a search can be; over HTTP the port
@@ -111,7 +114,13 @@ export const serveCommand = defineCommand({
     const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY, indexLater: true } : { indexLater: true };
     // Watched from before the load reads anything: a change made while the server starts is applied before it answers (issue 25).
     // The shell pool starts after the index build over HTTP too (issue 22: started at load, it ran beside the build), and the cache's write waits for the port.
-    const runtime = await loadDocs(io, args.dir, { keepTimes: { state: args.state, untilServing: true, wholes: args.http }, shellWorker, shellLater: true, searchCache, watch: args.watch, learnVectors: true, analyseWhileLoading: true, ...indexing, ...(args.http ? { writeCacheOnceServing: true } : {}), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) });
+    const runtime = await loadDocs(io, args.dir, { keepTimes: { state: args.state, untilServing: true, wholes: args.http }, shellWorker, shellLater: true, searchCache, watch: args.watch, learnVectors: true, analyseWhileLoading: true, ...indexing, ...(args.http ? { writeCacheOnceServing: true } : {}), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) }).catch((error: unknown) => {
+      // A worker that cannot load the docs (an unreadable root or ignore file) ends with its
+      // error and code, which its primary reports and stops on; it had lived on, its channel to
+      // the primary holding it, and the server hung without a word more.
+      if (worker) http?.[1].releaseChannel();
+      throw error;
+    });
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const afterStart = (): void => {
       runtime.serving();
@@ -164,7 +173,7 @@ export const serveCommand = defineCommand({
     // Lines the SDK would drop unanswered are answered first, as HTTP answers them (`stdio-guard.ts`).
     const stdin = guardedStdin(io.streams.stdin, { stdout: io.streams.stdout, log, now: Date.now });
     // Closing our stdin is how a client stops us: what it sent before (while loading too) is answered first.
-    const transport = new DrainingStdioTransport(stdin, io.streams.stdout as never, { drainMs: LIMITS.mcp.stdinDrainMs, log });
+    const transport = new DrainingStdioTransport(stdin, io.streams.stdout as never, { drainMs, log });
     // The SDK's stdio entry takes both generations: a 2025 `initialize` or a 2026-07-28 request
     // (or `server/discover`) opens the connection, and one server from the factory serves it.
     // The shell's interpreter is loaded once the client has its tool list, not before: its first
