@@ -10,11 +10,14 @@ import { diagnosticsSummary } from "./diagnostics-summary.js";
 import type { CliIO } from "./io.js";
 import { folderAsNamed, siteLoadOptions } from "./load-options.js";
 import { noDocsJsonMessage } from "../config/no-docs-json.js";
+import { terminalText } from "../config/visible-text.js";
 import { resolveDir } from "./options.js";
 
 /** The CLI's log: `svc-mcp: <message>` lines on stderr (stdout is the answer, or the protocol). */
 export function stderrLog(io: CliIO): (message: string) => void {
-  return (message) => io.stderr(`svc-mcp: ${message}\n`);
+  // Messages name repository files (a page whose render ran over its time): control characters
+  // escaped, as `check` writes them, so a name cannot rewrite the terminal.
+  return (message) => io.stderr(`svc-mcp: ${terminalText(message)}\n`);
 }
 
 /** What `loadDocs` takes besides the runtime's options. */

@@ -10,3 +10,12 @@ export function visibleText(text: string): string {
 }
 
 const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * A text of several lines for a terminal: control characters escaped as `visibleText` writes them,
+ * its line breaks kept (the layout of `svc-mcp search`'s answer is lines). An escape sequence in a
+ * page title from the repository no longer rewrites the terminal that prints it.
+ */
+export function terminalText(text: string): string {
+  return text.split("\n").map(visibleText).join("\n");
+}

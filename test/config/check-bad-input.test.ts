@@ -88,6 +88,31 @@ describe("svc-mcp check: file names a repository may hold", () => {
   });
 });
 
+describe("svc-mcp nav and search: names a spec may hold", () => {
+  it("an operation's summary with a line break and an escape sequence is printed escaped, one line a node, nothing sent to the terminal", async () => {
+    const spec = { openapi: "3.0.3", info: { title: "T", version: "1" }, paths: { "/a": { get: { summary: "List\nthings \u001b[31mred", responses: { "200": { description: "ok" } } } } } };
+    const root = tempRepo({ "docs.json": { name: "S", navigation: { groups: [{ group: "API", openapi: "api.json", pages: ["index"] }] } }, "index.mdx": "# Home\n", "api.json": spec });
+    expect(await runCli(["nav", "--dir", root])).toEqual({
+      code: 0,
+      stdout: [
+        "S",
+        "root: groups",
+        "eyebrows: theme default",
+        "drilldown: theme default",
+        "",
+        "group API  (openapi api.json)",
+        "  Home  /index",
+        "  List\\nthings \\x1b[31mred  /api-reference/list-things-\\x1b[31mred  [operation in api.json]",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    const search = await runCli(["search", "things", "--dir", root]);
+    expect(search.stdout.includes("\u001b")).toBe(false);
+    expect(search.stdout.split("\n").slice(0, 2)).toEqual(["1. List", "things \\x1b[31mred \u203a List"]);
+  });
+});
+
 describe("svc-mcp check: a value of the wrong type", () => {
   it("is said once: api.asyncapi.source: [] is not also too short", async () => {
     const root = tempRepo({ "docs.json": '{"navigation": {"pages": ["index"]}, "api": {"asyncapi": {"source": []}}}', "index.mdx": "# Home\n" });

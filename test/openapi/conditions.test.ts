@@ -21,7 +21,10 @@ describe("OpenAPI configuration conditions", () => {
 
   it("an invalid spec is an error with the JSON location of the problem", async () => {
     const site = await load({ "docs.json": nav(["GET /users"]), "openapi.json": { openapi: "3.0.3", paths: {} } });
-    expect(lines(site)).toEqual(['docs.json navigation.groups[0].openapi: API spec openapi.json: invalid OpenAPI 3.0.3 document: (document): "info" is required']);
+    expect(lines(site)).toEqual([
+      "docs.json navigation.groups[0].openapi: API spec openapi.json: invalid OpenAPI 3.0.3 document (1 problem, each said at the spec): no pages are generated from it",
+      'openapi.json:1:1 (document): "info" is required',
+    ]);
     expect(generated(site)).toEqual([]);
   });
 
@@ -40,9 +43,9 @@ describe("OpenAPI configuration conditions", () => {
     };
     const site = await load({ "docs.json": nav(["GET /users"]), "openapi.json": spec });
     expect(lines(site)).toEqual([
-      'openapi.json warning: components.schemas.User.properties.nick.type: must be one of "array", "boolean", "integer", "number", "object", "string" (not valid OpenAPI 3.0.3); read as written',
-      "openapi.json warning: components.schemas.Odd: must be object (not valid OpenAPI 3.0.3); read as written",
-      "openapi.json warning: components.schemas.Loose.properties: must be object (not valid OpenAPI 3.0.3); read as written",
+      'openapi.json:91:13 warning: components.schemas.User.properties.nick.type: must be one of "array", "boolean", "integer", "number", "object", "string" (not valid OpenAPI 3.0.3); read as written',
+      "openapi.json:96:7 warning: components.schemas.Odd: must be object (not valid OpenAPI 3.0.3); read as written",
+      "openapi.json:98:9 warning: components.schemas.Loose.properties: must be object (not valid OpenAPI 3.0.3); read as written",
     ]);
     expect(generated(site)).toEqual(["/api-reference/users/list-users"]);
     const text = site.pages.get("/api-reference/users/list-users")?.file.text ?? "";
@@ -55,7 +58,7 @@ describe("OpenAPI configuration conditions", () => {
     const spec = usersSpec();
     opOf(spec, "/users/{id}", "get").parameters = [{ name: "id", in: "path", required: false, description: "User id or self.", schema: { type: "string", default: "self" } }];
     const site = await load({ "docs.json": nav(["GET /users/{id}"]), "openapi.json": spec });
-    expect(lines(site)).toEqual(["openapi.json warning: paths./users/{id}.get.parameters.0.required: a path parameter must be required (not valid OpenAPI 3.0.3); read as required"]);
+    expect(lines(site)).toEqual(["openapi.json:47:13 warning: paths./users/{id}.get.parameters.0.required: a path parameter must be required (not valid OpenAPI 3.0.3); read as required"]);
     expect(generated(site)).toEqual(["/api-reference/users/get-user"]);
     expect(site.pages.get("/api-reference/users/get-user")?.file.text.includes("User id or self.")).toBe(true);
   });
@@ -162,7 +165,7 @@ describe("OpenAPI configuration conditions", () => {
     const spec = usersSpec();
     delete opOf(spec, "/users", "post").responses;
     const site = await load({ "docs.json": nav([]), "openapi.json": spec });
-    expect(lines(site)).toEqual(['openapi.json paths./users.post: warning: POST /users skipped: invalid operation ((operation): "responses" is required)']);
+    expect(lines(site)).toEqual(['openapi.json:25:7 paths./users.post: warning: POST /users skipped: invalid operation ((operation): "responses" is required)']);
     expect(generated(site)).toEqual(["/api-reference/pets/list-pets", "/api-reference/users/get-user", "/api-reference/users/list-users"]);
   });
 

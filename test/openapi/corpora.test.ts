@@ -76,7 +76,7 @@ describeShared("shared corpora", () => {
     expect(site.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic)).toEqual([]);
     // A real defect of the corpus, reported as a warning (the spec still renders).
     expect(site.diagnostics.map(formatDiagnostic).filter((l) => l.includes("unresolved $ref"))).toEqual([
-      'api-reference/store.yaml warning: unresolved $ref (at components.schemas.MeResponse.properties.user): Missing $ref pointer "#/components/schemas/AdminUser". Token "AdminUser" does not exist.; left as is',
+      'api-reference/store.yaml:10288:11 warning: unresolved $ref (at components.schemas.MeResponse.properties.user): Missing $ref pointer "#/components/schemas/AdminUser". Token "AdminUser" does not exist.; left as is',
     ]);
     const gen = [...site.pages.values()].filter((p) => p.generated);
     const byDir = (d: string) => gen.filter((p) => p.path.startsWith(`/api-reference/${d}/`)).length;

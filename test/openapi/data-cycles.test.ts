@@ -80,7 +80,7 @@ describe("a spec's data value whose $ref points back into it", () => {
     expect(lines(site)).toEqual([
       'api.json warning: $ref at paths./a.get.x-mint.metadata.loop points back into the value that holds it: read as "(circular $ref)"',
       'api.json warning: $ref at paths./other.get.x-sample.properties.children.items points back into the value that holds it: read as "(circular $ref)"',
-      "api.json warning: components.schemas.Z.properties.$ref: must be object (not valid OpenAPI 3.0.3); read as written",
+      "api.json:75:11 warning: components.schemas.Z.properties.$ref: must be object (not valid OpenAPI 3.0.3); read as written",
     ]);
     const tree = site.pages.get("/api-reference/get-tree")?.file.text ?? "";
     expect(tree.split("\n").filter((l) => l.startsWith("- `"))).toEqual(["- `name` `string`", "- `children` `array of object`"]);

@@ -169,13 +169,14 @@ describe("specs named only in front matter", () => {
 
 describe("a spec named only by restricted pages' front matter", () => {
   const swagger = "swagger: '2.0'\ninfo: {title: Hidden, version: '1'}\npaths:\n  /hidden:\n    get: {responses: {'200': {description: OK}}}\n";
-  // The last column: the file the load error is reported against (on stderr, for the author).
+  // The last column: the load errors and the files they are reported against (on stderr, for the
+  // author): a spec refused for a missing info is said at docs.json and at its own line 1.
   const variants: [string, string, string][] = [
-    ["Swagger 2.0", swagger, "docs.json"],
-    ["missing info", "openapi: 3.0.3\npaths:\n  /hidden:\n    get: {responses: {'200': {description: OK}}}\n", "docs.json"],
-    ["a YAML syntax error", "openapi: 3.0.3\npaths: [\n  /hidden\n", "other/hidden.yaml"],
+    ["Swagger 2.0", swagger, "1 error in docs.json"],
+    ["missing info", "openapi: 3.0.3\npaths:\n  /hidden:\n    get: {responses: {'200': {description: OK}}}\n", "2 errors in docs.json and 1 other file"],
+    ["a YAML syntax error", "openapi: 3.0.3\npaths: [\n  /hidden\n", "1 error in other/hidden.yaml"],
   ];
-  it.each(variants)("%s: readable only by readers of a page that names it", async (_what, text, errorFile) => {
+  it.each(variants)("%s: readable only by readers of a page that names it", async (_what, text, errors) => {
     const root = writeRepo({
       "docs.json": { name: "Hidden", navigation: { pages: ["index", "internal/b", "internal/c"] } },
       "index.mdx": "# Home\n",
@@ -187,7 +188,7 @@ describe("a spec named only by restricted pages' front matter", () => {
       const r = await runCli(["fs", "--dir", root, ...(groups !== "" ? ["--groups", groups] : []), "cat /other/hidden.yaml; ls /"]);
       return { stdout: r.stdout, stderr: r.stderr.replace(root, "ROOT") };
     };
-    const note = `svc-mcp: 1 error in ${errorFile}; run \`svc-mcp check --dir ROOT\` for details\n`;
+    const note = `svc-mcp: ${errors}; run \`svc-mcp check --dir ROOT\` for details\n`;
     const missing = { stdout: "index.mdx\nskill.md\n", stderr: `${note}cat: /other/hidden.yaml: No such file or directory\n` };
     expect(await fs("")).toEqual(missing);
     expect(await fs("sales")).toEqual(missing);

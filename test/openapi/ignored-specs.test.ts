@@ -37,8 +37,8 @@ describe("files the ignore rules exclude are not read as API specs", () => {
     });
     const path = "paths./a.get.responses.200.content.application/json.schema.properties";
     expect(lines(site)).toEqual([
-      `api/a.yaml warning: unresolved $ref "../drafts/schema.yaml#/Secret" (at ${path}.secret): $ref to drafts/schema.yaml: the ignore rules exclude it; left as is`,
-      `api/a.yaml warning: unresolved $ref "../.private/s.yaml#/Tok" (at ${path}.token): $ref to .private/s.yaml: the ignore rules exclude it; left as is`,
+      `api/a.yaml:20:23 warning: unresolved $ref "../drafts/schema.yaml#/Secret" (at ${path}.secret): $ref to drafts/schema.yaml: the ignore rules exclude it; left as is`,
+      `api/a.yaml:23:23 warning: unresolved $ref "../.private/s.yaml#/Tok" (at ${path}.token): $ref to .private/s.yaml: the ignore rules exclude it; left as is`,
     ]);
     expect(generated(site)).toEqual(["/api-reference/get-a"]);
     const text = site.pages.get("/api-reference/get-a")?.file.text ?? "";

@@ -86,11 +86,11 @@ describe("API specs as the platform reads them", () => {
     const site = await load({ "docs.json": nav("openapi.json", []), "openapi.json": spec });
     // One line per problem the validator finds (its five branches of a scheme), as for schemas.
     expect(lines(site)).toEqual([
-      'openapi.json warning: components.securitySchemes.ApiKeyAuth.type: must be one of "apiKey" (not valid OpenAPI 3.0.3); read as written',
-      'openapi.json warning: components.securitySchemes.ApiKeyAuth.in: must be one of "header", "query", "cookie" (not valid OpenAPI 3.0.3); read as written',
-      'openapi.json warning: components.securitySchemes.ApiKeyAuth.type: must be one of "http" (not valid OpenAPI 3.0.3); read as written',
-      'openapi.json warning: components.securitySchemes.ApiKeyAuth.type: must be one of "oauth2" (not valid OpenAPI 3.0.3); read as written',
-      'openapi.json warning: components.securitySchemes.ApiKeyAuth.type: must be one of "openIdConnect" (not valid OpenAPI 3.0.3); read as written',
+      'openapi.json:77:9 warning: components.securitySchemes.ApiKeyAuth.type: must be one of "apiKey" (not valid OpenAPI 3.0.3); read as written',
+      'openapi.json:78:9 warning: components.securitySchemes.ApiKeyAuth.in: must be one of "header", "query", "cookie" (not valid OpenAPI 3.0.3); read as written',
+      'openapi.json:77:9 warning: components.securitySchemes.ApiKeyAuth.type: must be one of "http" (not valid OpenAPI 3.0.3); read as written',
+      'openapi.json:77:9 warning: components.securitySchemes.ApiKeyAuth.type: must be one of "oauth2" (not valid OpenAPI 3.0.3); read as written',
+      'openapi.json:77:9 warning: components.securitySchemes.ApiKeyAuth.type: must be one of "openIdConnect" (not valid OpenAPI 3.0.3); read as written',
     ]);
     expect(generated(site).sort()).toEqual(["/api-reference/pets/list-pets", "/api-reference/users/create-user", "/api-reference/users/get-user", "/api-reference/users/list-users"]);
   });

@@ -156,8 +156,8 @@ describe("the same rule everywhere a $ref is resolved", () => {
     });
     const at = (m: string) => `channels.orders.messages.${m}.payload`;
     expect(lines(site)).toEqual([
-      `events.json warning: unresolved $ref ".env" (at ${at("env")}): $ref to .env: a dot-file or in a dot-folder, which the site does not serve; left as is`,
-      `events.json warning: unresolved $ref "docs.json#/navigation" (at ${at("nav")}): $ref to docs.json: the site's configuration, which the site does not serve; left as is`,
+      `events.json:14:13 warning: unresolved $ref ".env" (at ${at("env")}): $ref to .env: a dot-file or in a dot-folder, which the site does not serve; left as is`,
+      `events.json:19:13 warning: unresolved $ref "docs.json#/navigation" (at ${at("nav")}): $ref to docs.json: the site's configuration, which the site does not serve; left as is`,
     ]);
     expect([...site.files.values()].filter((f) => f.text.includes("ENVSECRETMARK") || f.text.includes("internal/runbook")).map((f) => f.path)).toEqual([]);
   });
@@ -180,10 +180,10 @@ describe("the same rule everywhere a $ref is resolved", () => {
     const at = (p: string) => `paths./${p}.get.responses.200.content.application/json.schema`;
     const outside = join(root, "outside");
     expect(lines(site)).toEqual([
-      `api/spec.json warning: unresolved $ref "file://localhost/etc/hostname" (at ${at("a")}): $ref to file:///etc/hostname leaves the repository; left as is`,
-      `api/spec.json warning: unresolved $ref "%2e%2e/%2e%2e/outside/schema.json" (at ${at("b")}): $ref to ${outside}/schema.json leaves the repository; left as is`,
-      `api/spec.json warning: unresolved $ref "../../outside/spec.json#/paths/~1o" (at paths./d): $ref to ${outside}/spec.json leaves the repository; left as is`,
-      `api/spec.json warning: unresolved $ref "..\\\\..\\\\outside\\\\schema.json" (at ${at("c")}): $ref to ${outside}/schema.json leaves the repository; left as is`,
+      `api/spec.json:17:19 warning: unresolved $ref "file://localhost/etc/hostname" (at ${at("a")}): $ref to file:///etc/hostname leaves the repository; left as is`,
+      `api/spec.json:34:19 warning: unresolved $ref "%2e%2e/%2e%2e/outside/schema.json" (at ${at("b")}): $ref to ${outside}/schema.json leaves the repository; left as is`,
+      `api/spec.json:60:7 warning: unresolved $ref "../../outside/spec.json#/paths/~1o" (at paths./d): $ref to ${outside}/spec.json leaves the repository; left as is`,
+      `api/spec.json:51:19 warning: unresolved $ref "..\\\\..\\\\outside\\\\schema.json" (at ${at("c")}): $ref to ${outside}/schema.json leaves the repository; left as is`,
       "docs.json navigation.groups[2].openapi: API spec ../outside/spec.json: the path leaves the repository",
       'index.mdx:3 warning: front matter openapi "../outside/spec.json GET /o" names a spec file outside the repository: it is not read',
     ]);
@@ -206,7 +206,7 @@ describe("the same rule everywhere a $ref is resolved", () => {
     const next = await reloadSite(first, ["internal/staff-api.mdx"]);
     expect(next.site.pages.get("/api-reference/open-op")?.file.text.includes("STAFFRESPMARK")).toBe(false);
     expect(next.site.diagnostics.map(formatDiagnostic)).toEqual([
-      'api/public.json warning: unresolved $ref "../specs/staff.json#/paths/~1secret/get/responses/200" (at paths./open.get.responses.200): $ref to specs/staff.json: not every reader of this spec may read specs/staff.json; left as is',
+      'api/public.json:13:13 warning: unresolved $ref "../specs/staff.json#/paths/~1secret/get/responses/200" (at paths./open.get.responses.200): $ref to specs/staff.json: not every reader of this spec may read specs/staff.json; left as is',
     ]);
   });
 });
@@ -235,7 +235,7 @@ describe("a $ref into a part of another spec restricted by x-svc", () => {
       "staff/refs.json": refs("staff"),
     });
     expect(lines(site).filter((l) => l.includes("unresolved"))).toEqual([
-      'pub/refs.json warning: unresolved $ref "../other.json#/paths/~1vault/get/responses/200" (at paths./b.get.responses.200): Missing $ref pointer "#/paths/~1vault/get/responses/200". Token "/vault" does not exist.; left as is',
+      'pub/refs.json:23:13 warning: unresolved $ref "../other.json#/paths/~1vault/get/responses/200" (at paths./b.get.responses.200): Missing $ref pointer "#/paths/~1vault/get/responses/200". Token "/vault" does not exist.; left as is',
     ]);
     const text = (path: string) => site.pages.get(path)?.file.text ?? "";
     expect([text("/api-reference/pub-a").includes("OPENPARTMARK"), text("/api-reference/pub-b").includes("VAULTPARTMARK")]).toEqual([true, false]);

@@ -109,7 +109,7 @@ const CHECK = [
   'docs.json:1:82 navigation.groups[0].pages[2]: warning: page "folder/guide" not found: folder is skipped (the link leads outside the repository, so it is not read)',
   'docs.json:1:239 navigation.groups[3].$ref: cannot read "navref.json": the link leads outside the repository, so it is not read',
   "api/fm.yaml the link leads outside the repository, so it is not read",
-  "api/inside.yaml warning: unresolved $ref \"./schema.yaml#/Secret\" (at paths./users.get.responses.200.content.application/json.schema): $ref to api/schema.yaml: the link leads outside the repository, so it is not read; left as is",
+  "api/inside.yaml:12:24 warning: unresolved $ref \"./schema.yaml#/Secret\" (at paths./users.get.responses.200.content.application/json.schema): $ref to api/schema.yaml: the link leads outside the repository, so it is not read; left as is",
   "api/outside.yaml the link leads outside the repository, so it is not read",
   "folder warning: skipped: the link leads outside the repository, so it is not read",
   // The preview shows the snippet's tag as its children: its file is not served.

@@ -100,7 +100,9 @@ describe("loadSite", () => {
     // The API reference loader reports spec problems where docs.json names the spec (issue 6).
     expect(findings).toEqual([
       "docs.json api.openapi: API spec missing.yaml: file not found",
-      'docs.json navigation.groups[0].openapi: API spec api/openapi.json: invalid OpenAPI 3.1.0 document: (document): "paths" is required; (document): "components" is required; (document): "webhooks" is required; (document): must match a schema in anyOf; (document): "info" is required',
+      "docs.json navigation.groups[0].openapi: API spec api/openapi.json: invalid OpenAPI 3.1.0 document (2 problems, each said at the spec): no pages are generated from it",
+      'api/openapi.json:1:1 (document): must have one of "paths", "components", "webhooks"',
+      'api/openapi.json:1:1 (document): "info" is required',
     ]);
   });
 

@@ -3,6 +3,7 @@ import { localContext } from "../../vfs/request-context.js";
 import { type ArgumentIssue, describeArgumentIssues, parseInput } from "../../engine/use-cases/outcome.js";
 import { PAGE_SIZE_RANGE, searchDocs, searchInput, searchText } from "../../engine/use-cases/search-docs.js";
 import type { SearchResult } from "../../engine/use-cases/search-result.js";
+import { terminalText } from "../../config/visible-text.js";
 import { LIMITS } from "../../limits.js";
 import { defineCommand } from "../command.js";
 import { loadDocs } from "../load-docs.js";
@@ -78,7 +79,7 @@ export const searchCommand = defineCommand({
       // command that does the same is named instead.
       io.stdout(`No results for "${input.value.query}". Try other words, fewer terms, or search the files: svc-mcp fs 'rg -il "term" /'\n`);
     } else {
-      io.stdout(`${searchText(results, input.value.query, runtime.names)}\n`);
+      io.stdout(`${terminalText(searchText(results, input.value.query, runtime.names))}\n`);
     }
     return 0;
   },

@@ -1,6 +1,8 @@
+import { visibleText } from "../visible-text.js";
 import type { NavNode, NavTree } from "./nav-tree.js";
 
-/** `svc-mcp nav` as text: a header with the site-wide settings, then the tree, two spaces a level. */
+/** `svc-mcp nav` as text: a header with the site-wide settings, then the tree, two spaces a level;
+ *  control characters escaped (`visibleText`), one line a node. */
 export function formatNavTree(tree: NavTree): string {
   const lines: string[] = [tree.name === "" ? "(unnamed site)" : tree.name];
   if (tree.root !== null) {
@@ -27,7 +29,9 @@ export function formatNavTree(tree: NavTree): string {
   }
   lines.push("");
   for (const node of tree.items) formatNode(node, 0, lines);
-  return `${lines.join("\n")}\n`;
+  // Titles, entries and file names come from the repository (an operation's summary, a file
+  // name): one with a line break or an escape sequence is written escaped, as `check` writes it.
+  return `${lines.map(visibleText).join("\n")}\n`;
 }
 
 function formatNode(node: NavNode, depth: number, lines: string[]): void {

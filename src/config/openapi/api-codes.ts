@@ -6,6 +6,8 @@
 export const API_CODES = {
   /** `API spec <source>: <why>`: a spec that cannot be read, parsed or validated. */
   spec: "api-spec",
+  /** One problem of a spec refused as a whole (`api-spec`), at its place in the spec file. */
+  specProblem: "api-spec-problem",
   /** A spec's own warnings (a dangling `$ref`, an unknown version field...). */
   specWarning: "api-spec-warning",
   /** A `$ref` outside a restricted part that points into it: left out of the pages. */

@@ -253,5 +253,5 @@ function externalRefs(document: Record<string, unknown>): { at: (string | number
 }
 
 function unresolved(at: readonly (string | number)[], message: string, code?: string, ref?: string): SpecWarning {
-  return { message: `unresolved $ref${ref !== undefined ? ` ${JSON.stringify(ref)}` : ""}${at.length > 0 ? ` (at ${at.join(".")})` : ""}: ${message}; left as is`, ...(code !== undefined ? { code } : {}) };
+  return { message: `unresolved $ref${ref !== undefined ? ` ${JSON.stringify(ref)}` : ""}${at.length > 0 ? ` (at ${at.join(".")})` : ""}: ${message}; left as is`, at: [...at, "$ref"], ...(code !== undefined ? { code } : {}) };
 }

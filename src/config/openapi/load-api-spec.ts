@@ -1,4 +1,5 @@
 import { LIMITS } from "../../limits.js";
+import { asyncapi3ShapeWarnings } from "../asyncapi/async-shapes.js";
 import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
 import type { IgnoreRules } from "../ignore-rule-set.js";
 import { readInsideRoot, refusalCode } from "../inside-root.js";
@@ -10,6 +11,7 @@ import { readOperations, readServers } from "./operations.js";
 import { parseDocument, tooLargeMessage } from "./parse-document.js";
 import { expandedSize } from "../expanded-size.js";
 import { readSchemaComponents } from "./schema-components.js";
+import { pointerSegments, specLocator, type TextPosition } from "./spec-positions.js";
 import type { SpecCache } from "./spec-cache.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
 import type { SpecWarning } from "./spec-warning.js";
@@ -78,6 +80,8 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   if (!parsed.ok) return done(parsed.line === undefined ? { ok: false, message: parsed.message, ...(parsed.overLimit === true ? { overLimit: true } : {}) } : { ok: false, message: parsed.message, line: parsed.line });
   const { document, type } = parsed;
   const parseWarnings: SpecWarning[] = parsed.warning !== undefined ? [{ message: parsed.warning }] : [];
+  const locate = specLocator(text);
+  const placed = (warnings: readonly SpecWarning[]): SpecWarning[] => warnings.map((w) => placeWarning(w, locate));
   if (type.kind === "unsupported") return done({ ok: false, message: type.message });
   if (type.kind === "swagger") {
     return done({
@@ -102,9 +106,10 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     if (expanded.over) return done({ ok: false, message: tooLargeMessage(expanded.at), overLimit: true }, deref.selfContained);
     const circles = circleWarnings(findDataCycles(deref.document));
     const read = readAsyncapi(deref.document, source, type.version);
+    const shapes = read.ok && type.version === "3" ? asyncapi3ShapeWarnings(deref.document) : [];
     if (read.ok && cut.stray.length > 0) read.spec = { ...read.spec, strayParts: cut.stray };
     const decided = deref.decisions.length > 0 ? { refDecisions: deref.decisions } : {};
-    return done(read.ok ? { ok: true, spec: read.spec, warnings: [...parseWarnings, ...cut.warnings, ...deref.warnings, ...circles], ...decided } : { ok: false, message: read.message, ...decided }, deref.selfContained);
+    return done(read.ok ? { ok: true, spec: read.spec, warnings: placed([...parseWarnings, ...cut.warnings, ...deref.warnings, ...circles, ...shapes]), ...decided } : { ok: false, message: read.message, ...decided }, deref.selfContained);
   }
   const problems = await deps.validator.validate(document, type.version);
   // A problem inside an operation costs that operation (`readOperations`); one inside a named
@@ -122,9 +127,14 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   const kept = problems.filter((p) => !loose.has(parameterOf(p.pointer) ?? ""));
   const outside = problems.filter((p) => !/^\/(paths|webhooks)\/[^/]+/.test(p.pointer) && !READ_AS_WRITTEN.test(p.pointer));
   if (outside.length > 0) {
-    const shown = outside.slice(0, 5).map((p) => `${pointerToPath(p.pointer)}: ${p.message}`);
-    const more = outside.length > 5 ? ` (and ${outside.length - 5} more)` : "";
-    return done({ ok: false, message: `invalid OpenAPI ${type.raw} document: ${shown.join("; ")}${more}` });
+    // Each problem is its own finding, at its place in the spec: one never hides another.
+    // What is read as written elsewhere is said too, as the warning it is when the spec loads.
+    const findings = [...outside.map((p) => ({ p, warning: false })), ...inSchemas.map((p) => ({ p, warning: true }))].map(({ p, warning }) => {
+      const pos = locate(pointerSegments(p.pointer));
+      const message = warning ? `${p.message} (not valid OpenAPI ${type.raw})` : p.message;
+      return { path: pointerToPath(p.pointer), message, ...(pos !== undefined ? { line: pos.line, column: pos.column } : {}), ...(warning ? { warning: true as const } : {}) };
+    });
+    return done({ ok: false, message: `invalid OpenAPI ${type.raw} document (${outside.length === 1 ? "1 problem" : `${outside.length} problems`}, each said at the spec): no pages are generated from it`, problems: findings });
   }
   let resolved: Dereferenced;
   try {
@@ -147,14 +157,23 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     title: typeof info.title === "string" ? info.title : source,
     ...(description !== undefined ? { description } : {}),
     servers: readServers(deref.servers),
-    operations: readOperations(deref, kept),
+    operations: readOperations(deref, kept, (pointer) => locate(pointerSegments(pointer))),
     schemas: readSchemaComponents(deref),
     ...(cut.stray.length > 0 ? { strayParts: cut.stray } : {}),
   };
-  const schemaWarnings = inSchemas.map((p): SpecWarning => ({ message: `${pointerToPath(p.pointer)}: ${p.message} (not valid OpenAPI ${type.raw}); read as written` }));
-  const pathWarnings = optionalInPath.map((at): SpecWarning => ({ message: `${pointerToPath(`${at}/required`)}: a path parameter must be required (not valid OpenAPI ${type.raw}); read as required` }));
+  const schemaWarnings = inSchemas.map((p): SpecWarning => ({ message: `${pointerToPath(p.pointer)}: ${p.message} (not valid OpenAPI ${type.raw}); read as written`, at: pointerSegments(p.pointer) }));
+  const pathWarnings = optionalInPath.map((at): SpecWarning => ({ message: `${pointerToPath(`${at}/required`)}: a path parameter must be required (not valid OpenAPI ${type.raw}); read as required`, at: pointerSegments(`${at}/required`) }));
   const decided = resolved.decisions.length > 0 ? { refDecisions: resolved.decisions } : {};
-  return done({ ok: true, spec, warnings: [...parseWarnings, ...cut.warnings, ...resolved.warnings, ...circles, ...schemaWarnings, ...pathWarnings], ...decided }, resolved.selfContained);
+  return done({ ok: true, spec, warnings: placed([...parseWarnings, ...cut.warnings, ...resolved.warnings, ...circles, ...schemaWarnings, ...pathWarnings]), ...decided }, resolved.selfContained);
+}
+
+/** A warning about one place of the spec, with that place's line and column (`at` dropped: it
+ *  is the loader's, and results are cached as they are). */
+function placeWarning(w: SpecWarning, locate: (at: readonly (string | number)[]) => TextPosition | undefined): SpecWarning {
+  if (w.at === undefined) return w;
+  const { at, ...rest } = w;
+  const pos = locate(at);
+  return pos !== undefined ? { ...rest, line: pos.line, column: pos.column } : rest;
 }
 
 /**

@@ -3,6 +3,7 @@
  * 3.0 and 3.1 (and, for channels, AsyncAPI), read once from a dereferenced document.
  */
 
+import type { TextPosition } from "./spec-positions.js";
 /** Methods an operation entry may name. Matching is case-sensitive: entries must use these. */
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -103,6 +104,8 @@ export interface ApiOperation {
   readonly pointer: string;
   /** Schema validation problems inside this operation; a non-empty list skips the operation. */
   readonly problems: readonly string[];
+  /** Where the first of `problems` is written in the spec, when known. */
+  readonly problemAt?: TextPosition;
 }
 
 /** A loaded, validated, dereferenced OpenAPI document. */

@@ -1,3 +1,4 @@
+import type { TextPosition } from "./spec-positions.js";
 import {
   type ApiAuth,
   type ApiContent,
@@ -28,7 +29,7 @@ function str(v: unknown): string | undefined {
  * the schema violations found on the raw document; each is attached to the operation it sits
  * in (a problem on a path item or its shared parameters belongs to all its operations).
  */
-export function readOperations(doc: Obj, problems: readonly SchemaProblem[]): ApiOperation[] {
+export function readOperations(doc: Obj, problems: readonly SchemaProblem[], locate: (pointer: string) => TextPosition | undefined = () => undefined): ApiOperation[] {
   const docServers = readServers(doc.servers);
   const schemes = isObj(doc.components) && isObj(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   const docSecurity = doc.security;
@@ -49,7 +50,7 @@ export function readOperations(doc: Obj, problems: readonly SchemaProblem[]): Ap
           item,
           op,
           pointer,
-          problems: problemsIn(problems, itemPointer, pointer),
+          ...problemsIn(problems, itemPointer, pointer, locate),
           docServers,
           schemes,
           docSecurity,
@@ -74,7 +75,7 @@ export function readOperations(doc: Obj, problems: readonly SchemaProblem[]): Ap
           item,
           op,
           pointer,
-          problems: problemsIn(problems, itemPointer, pointer),
+          ...problemsIn(problems, itemPointer, pointer, locate),
           docServers: [],
           schemes,
           docSecurity: undefined,
@@ -86,17 +87,22 @@ export function readOperations(doc: Obj, problems: readonly SchemaProblem[]): Ap
   return out;
 }
 
-function problemsIn(problems: readonly SchemaProblem[], itemPointer: string, opPointer: string): string[] {
+/** The problems an operation has, phrased from it, and where the first is written. */
+function problemsIn(problems: readonly SchemaProblem[], itemPointer: string, opPointer: string, locate: (pointer: string) => TextPosition | undefined): { problems: string[]; problemAt?: TextPosition } {
   const out: string[] = [];
+  let first: string | undefined;
   for (const p of problems) {
     const inOp = p.pointer === opPointer || p.pointer.startsWith(`${opPointer}/`);
     // The path item itself or its shared keys (`parameters`, `servers`), not a sibling operation.
     const inItem =
       p.pointer === itemPointer ||
       (p.pointer.startsWith(`${itemPointer}/`) && !HTTP_METHODS.some((m) => p.pointer.startsWith(`${itemPointer}/${m.toLowerCase()}`)));
-    if (inOp || inItem) out.push(`${p.pointer.slice(opPointer.length) || "(operation)"}: ${p.message}`.replace(/^\//, ""));
+    if (!inOp && !inItem) continue;
+    first ??= p.pointer;
+    out.push(`${p.pointer.slice(opPointer.length) || "(operation)"}: ${p.message}`.replace(/^\//, ""));
   }
-  return out;
+  const at = first !== undefined ? locate(first) : undefined;
+  return { problems: out, ...(at !== undefined ? { problemAt: at } : {}) };
 }
 
 interface OpInput {
@@ -108,6 +114,7 @@ interface OpInput {
   op: Obj;
   pointer: string;
   problems: string[];
+  problemAt?: TextPosition;
   docServers: string[];
   schemes: Obj;
   docSecurity: unknown;
@@ -151,6 +158,7 @@ function readOperation(i: OpInput): ApiOperation {
     codeSamples: readCodeSamples(op["x-codeSamples"] ?? op["x-code-samples"]),
     pointer: i.pointer,
     problems: i.problems,
+    ...(i.problemAt !== undefined ? { problemAt: i.problemAt } : {}),
   };
 }
 

@@ -255,7 +255,7 @@ function loadedSpecs(input: PlanInput): LoadedSpecs {
         const at = firstRef.get(source);
         out.diagnostics.push({ severity: "error", file: "docs.json", ...(at !== undefined ? { path: at } : {}), message: `API spec ${source}: ${result.refused} (keeping the last good version)`, code: API_CODES.spec, spec: source });
       }
-      for (const w of result.warnings) out.diagnostics.push({ severity: "warning", file: source, message: w.message, code: w.code ?? API_CODES.specWarning });
+      for (const w of result.warnings) out.diagnostics.push({ severity: "warning", file: source, ...positionOf(w), message: w.message, code: w.code ?? API_CODES.specWarning });
       if (result.spec.format === "openapi") {
         appendAll(out.diagnostics, descriptionFindings(source, result.spec.operations));
         for (const op of result.spec.operations) {
@@ -263,6 +263,7 @@ function loadedSpecs(input: PlanInput): LoadedSpecs {
           out.diagnostics.push({
             severity: "warning",
             file: source,
+            ...positionOf(op.problemAt ?? {}),
             path: op.pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).join("."),
             message: `${operationLabel(op)} skipped: invalid operation (${op.problems.join("; ")})`,
             code: API_CODES.operationSkipped,
@@ -286,8 +287,14 @@ function loadedSpecs(input: PlanInput): LoadedSpecs {
       const at = firstRef.get(source);
       out.diagnostics.push({ severity: "error", file: "docs.json", ...(at !== undefined ? { path: at } : {}), message, code: API_CODES.spec, spec: source });
     }
+    for (const p of result.problems ?? []) out.diagnostics.push({ severity: p.warning === true ? "warning" : "error", file: source, ...positionOf(p), path: p.path, message: p.message, code: API_CODES.specProblem });
   }
   return out;
+}
+
+/** A finding's line and column in a spec file, when known. */
+function positionOf(p: { readonly line?: number; readonly column?: number }): { line?: number; column?: number } {
+  return p.line !== undefined ? { line: p.line, ...(p.column !== undefined ? { column: p.column } : {}) } : {};
 }
 
 /** Generated pages by path, each operation (channel) once. */

@@ -5,6 +5,17 @@ import type { SpecWarning } from "./spec-warning.js";
 import type { ApiSpec } from "./model.js";
 import type { RefDecision, RefFile } from "./ref-target.js";
 
+/** One problem of a spec that cannot be used, where it is written. */
+export interface SpecProblem {
+  /** The JSON path in the spec (`paths./a`), as `check` prints it. */
+  readonly path: string;
+  readonly message: string;
+  readonly line?: number;
+  readonly column?: number;
+  /** A problem the spec would be read with, as written (a named schema's): a warning. */
+  readonly warning?: true;
+}
+
 /** A spec that loaded: OpenAPI or AsyncAPI. */
 export type LoadedApiSpec = ApiSpec | AsyncSpec;
 
@@ -27,6 +38,9 @@ export type SpecLoadResult =
       /** Why, phrased to follow `API spec <source>: `. */
       readonly message: string;
       readonly line?: number;
+      /** Each problem that makes the document unusable, at its place in the spec (a document that
+       *  is not valid OpenAPI outside its operations and components): errors of their own. */
+      readonly problems?: readonly SpecProblem[];
       /** A remote spec that was not fetched because fetching is off: not a problem of the spec. */
       readonly notFetched?: boolean;
       /** The code of the finding, when it is not the API reference's own (`outside-link`). */

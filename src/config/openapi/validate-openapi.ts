@@ -47,19 +47,55 @@ async function loadValidator(version: OpenapiVersion): Promise<ValidateFunction>
 /** ajv messages that only echo a failed `oneOf` between a value and a `$ref`: pure noise. */
 const NOISE = new Set(["must have required property '$ref'", "must match exactly one schema in oneOf", "must match \"then\" schema", "must match \"else\" schema"]);
 
+/** Keywords whose errors are about an object's own keys, not about one of its values. */
+const OWN_KEYS = new Set(["required", "anyOfRequired", "additionalProperties", "unevaluatedProperties", "dependentRequired"]);
+
+/**
+ * An error about the document's own keys (`"info" is required`): said beside the errors inside
+ * it, which would hide it otherwise, and the document is refused for either. Deeper, a parent's
+ * `required` is mostly a `oneOf` branch not taken (a parameter's `schema` or `content`), which
+ * ajv's schema paths cannot tell from a plain requirement once `$ref`s are followed.
+ */
+function ownKeys(e: ErrorObject): boolean {
+  return e.instancePath === "" && OWN_KEYS.has(e.keyword);
+}
+
 /** Keep the deepest error per location, drop `oneOf` noise, phrase each one for a person. */
 function reduceErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
-  const kept = errors.filter((e) => !NOISE.has(e.message ?? ""));
+  const kept = anyOfRequired(errors.filter((e) => !NOISE.has(e.message ?? "")));
   const source = kept.length > 0 ? kept : [...errors];
   const out = new Map<string, SchemaProblem>();
   for (const e of source) {
-    // An error on a parent is noise when a child of it has a precise one.
-    if (source.some((o) => o !== e && o.instancePath.startsWith(`${e.instancePath}/`))) continue;
+    // An error on a parent is noise when a child of it has a precise one, unless it is about the
+    // parent's own keys (a missing "paths" beside a bad "servers"): both are said.
+    if (!ownKeys(e) && source.some((o) => o !== e && o.instancePath.startsWith(`${e.instancePath}/`))) continue;
     const message = phrase(e);
     const key = `${e.instancePath}\u0000${message}`;
     if (!out.has(key)) out.set(key, { pointer: e.instancePath, message });
   }
   return [...out.values()];
+}
+
+/**
+ * An `anyOf` of branches that each require one property (3.1's document: `paths`, `components`
+ * or `webhooks`) said once, `must have one of "paths", "components", "webhooks"`, not as three
+ * requirements that each look mandatory and the `anyOf` besides.
+ */
+function anyOfRequired(errors: readonly ErrorObject[]): ErrorObject[] {
+  const branch = (e: ErrorObject): string | undefined => (e.keyword === "required" ? /^(.*\/anyOf)\/\d+\/required$/.exec(e.schemaPath)?.[1] : undefined);
+  const out: ErrorObject[] = [];
+  for (const e of errors) {
+    if (branch(e) !== undefined && errors.some((o) => o.keyword === "anyOf" && o.schemaPath === branch(e) && o.instancePath === e.instancePath)) continue;
+    if (e.keyword === "anyOf") {
+      const missing = errors.filter((o) => branch(o) === e.schemaPath && o.instancePath === e.instancePath).map((o) => JSON.stringify((o.params as { missingProperty?: unknown }).missingProperty));
+      if (missing.length > 0) {
+        out.push({ ...e, keyword: "anyOfRequired", message: `must have one of ${missing.join(", ")}` });
+        continue;
+      }
+    }
+    out.push(e);
+  }
+  return out;
 }
 
 function phrase(e: ErrorObject): string {

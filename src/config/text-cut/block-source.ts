@@ -113,7 +113,7 @@ function blockMap(lines: Lines, region: Region): SourceCollection {
     const at = lines.start(line) + col;
     const key = readKey(lines.source, at);
     const { start, end } = memberSpan(lines, region, keyLines, j);
-    return { key: key.key, start, end, cuttable: start === lines.start(lines.lineOf(start)), value: once(() => valueAfter(lines, key.end, line, end)) };
+    return { key: key.key, start, end, at, cuttable: start === lines.start(lines.lineOf(start)), value: once(() => valueAfter(lines, key.end, line, end)) };
   });
   return { kind: "map", style: "block", members, empty: () => emptyEdits(lines, region, "{}") };
 }
@@ -123,7 +123,7 @@ function blockSeq(lines: Lines, region: Region): SourceCollection {
   const members = itemLines.map((line, j): SourceMember => {
     const { start, end } = memberSpan(lines, region, itemLines, j);
     const dash = lines.start(line) + (j === 0 ? region.col : lines.indent(line));
-    return { key: j, start, end, cuttable: true, value: once(() => itemValue(lines, dash, line, end)) };
+    return { key: j, start, end, at: dash, cuttable: true, value: once(() => itemValue(lines, dash, line, end)) };
   });
   return { kind: "seq", style: "block", members, empty: () => emptyEdits(lines, region, "[]") };
 }

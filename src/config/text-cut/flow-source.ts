@@ -55,7 +55,7 @@ class FlowScanner {
       const end = this.skipValue(valueStart, closer);
       i = this.skipSpace(end);
       const separatorEnd = text[i] === "," ? i + 1 : undefined;
-      members.push({ key, start, end, ...(separatorEnd !== undefined ? { separatorEnd } : {}), cuttable: true, value: () => this.valueAt(valueStart) });
+      members.push({ key, start, end, at: start, ...(separatorEnd !== undefined ? { separatorEnd } : {}), cuttable: true, value: () => this.valueAt(valueStart) });
       if (separatorEnd !== undefined) i = this.skipSpace(separatorEnd);
       else if (text[i] !== closer) throw new UnsupportedSource(`expected "," or "${closer}" at offset ${i}`);
     }

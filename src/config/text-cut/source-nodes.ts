@@ -17,6 +17,9 @@ export interface SourceMember {
    *  key through value for flow collections (the separators are handled by the caller). */
   readonly start: number;
   readonly end: number;
+  /** Where the member is written: its key (a mapping member), its `-` (a block sequence entry) or
+   *  its value (a flow sequence entry). What findings about it point at (`spec-positions.ts`). */
+  readonly at: number;
   /** Flow members: just after the `,` that follows the member, when one does. */
   readonly separatorEnd?: number;
   /** False for the first member of `- key: value` (it shares its line with the dash). */
