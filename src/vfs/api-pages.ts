@@ -591,8 +591,10 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
   const refused = remote ? undefined : !loaded.ok && loaded.overLimit === true && hit?.result.ok === true ? loaded.message : brokenSinceLastGood(hit?.result, loaded, root, options.ignore, readers);
   // The kept result takes the new result's `$ref` reads, so the next reload reuses it until one
   // of those files (or the spec) changes again.
+  // The text it was loaded from goes with it: the site mounts the spec as last read whole.
+  const keptText = hit?.result.ok === true ? (hit.result.keptText ?? hit.text) : undefined;
   const result: SpecLoadResult =
-    refused !== undefined && hit?.result.ok === true ? { ...hit.result, refused, ...(loaded.refFiles !== undefined ? { refFiles: loaded.refFiles } : {}) } : loaded;
+    refused !== undefined && hit?.result.ok === true ? { ...hit.result, refused, ...(loaded.refFiles !== undefined ? { refFiles: loaded.refFiles } : {}), ...(keptText !== undefined ? { keptText } : {}) } : loaded;
   cache.specs.set(source, { stamp, ...(text !== undefined ? { text } : {}), result });
   return result;
 }

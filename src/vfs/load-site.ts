@@ -36,7 +36,7 @@ import { type PlainStat, plainStat as lstatPlain, type StatAhead, startStatAhead
 import { pagePathOf, type Site } from "./site.js";
 import type { Page } from "./page.js";
 import { makeFile, type SiteFile } from "./site-file.js";
-import { type Access, accessOfMeta, readersCover } from "./access.js";
+import { type Access, accessKey, accessOfMeta, readersCover } from "./access.js";
 import { appendAll } from "../arrays.js";
 
 /** Page files: Markdown and MDX (the names a walk of the repository lists). */
@@ -319,6 +319,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
           refReaders: refReadersOf(files, specFiles, docs.files),
         });
   appendAll(diagnostics, (generated?.diagnostics ?? []));
+  if (generated !== undefined) mountKeptSpecs(generated.cache, specs.filter((s) => !ignore.ignores(s.source)), files, specFiles, previous?.site.files, (source) => (specs.find((s) => s.source === source)?.frontMatter === true ? namingPagesAccess(source, frontMatterSpecs, files) : {}));
   // The files specs' `$ref`s read are parts of specs, pruned per reader as the spec is: no link
   // may serve them as written either (finding 46).
   const refFiles = new Set<string>();
@@ -1095,6 +1096,30 @@ function namingPagesAccess(source: string, frontMatterSpecs: ReadonlyMap<string,
     for (const g of access.groups) groups.add(g);
   }
   return { groups: [...groups].sort() };
+}
+
+/**
+ * A spec kept as its last good version (`SpecLoadResult.refused`: emptied, no longer parsing,
+ * gone while still named, over a limit) is mounted as it was last read whole, as its pages are
+ * kept: the command each generated page ends with (`jq ... /openapi.json`) still answers, and a
+ * reader reads the bytes the pages were made from, under that version's rules (adversary round
+ * 57 F4). Mounted as it reads now before, an emptied spec was an empty file and a deleted one
+ * none, under pages that still named it. `mounted` (the texts now) is what the API reference
+ * loaded, and stays so: that is what tells it the file is broken.
+ */
+function mountKeptSpecs(cache: ApiCache, specs: readonly { readonly source: string; readonly remote: boolean }[], files: Map<string, SiteFile>, mounted: ReadonlyMap<string, SiteFile>, before: ReadonlyMap<string, SiteFile> | undefined, accessOf: (source: string) => Access): void {
+  for (const spec of specs) {
+    if (spec.remote) continue;
+    const result = cache.specs.get(spec.source)?.result;
+    if (result?.ok !== true || result.refused === undefined || result.keptText === undefined) continue;
+    const path = `/${spec.source}`;
+    const access = accessOf(spec.source);
+    const last = before?.get(path);
+    // The file as the last load mounted it, when that was this text (kept or last good): its
+    // variants are reused as they were.
+    if (last !== undefined && last.text === result.keptText && accessKey(last.access) === accessKey(access)) files.set(path, last);
+    else files.set(path, makeFile(path, result.keptText, access, last?.mtime ?? mounted.get(path)?.mtime ?? new Date()));
+  }
 }
 
 function readSpecFile(root: string, rel: string, access: Access, diagnostics: Diagnostic[], ignore: IgnoreRules): { file: SiteFile; real: string } | undefined {

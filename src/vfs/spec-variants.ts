@@ -88,8 +88,9 @@ async function fileVariants(site: Pick<Site, "files" | "pages" | "api">, file: S
 /**
  * The parts with `metadata` of the spec as mounted. A loaded result is the file's own, except one
  * kept as the last good version (`refused`: the text now is broken, over the limit, or a file its
- * `$ref`s read is): its pages are the last good ones, but the file is mounted as it reads now, so
- * what that text restricts counts too, read from the text; a text that cannot be parsed but
+ * `$ref`s read is): its pages are the last good ones, and the file is mounted as last read whole
+ * (`mountKeptSpecs`) or, when that text is not known, as it reads now; either way what the
+ * mounted text restricts counts too, read from the text; a text that cannot be parsed but
  * mentions `x-svc`/`x-mint` is all-access only (`undefined`). Before, such a text was mounted under
  * the last good version's rules: an edit adding a staff-only operation and a YAML error showed the
  * operation to anonymous readers of the raw file (adversary round 38, F2).

@@ -32,6 +32,9 @@ export type SpecLoadResult =
       /** Why the file's text now is refused, when this is the last good result kept serving for
        *  it (a live edit to a spec over `LIMITS.api.maxExpandedValues`): an error in `check`. */
       readonly refused?: string;
+      /** With `refused`: the spec file's text this result was loaded from, which the site mounts
+       *  in place of the text now (undefined when that was not read from the file as such). */
+      readonly keptText?: string;
     }
   | {
       readonly ok: false;
