@@ -222,6 +222,15 @@ export class DocsRuntime {
   private pendingPaths = new Set<string>();
   private namesOf: { site: Site; names: ToolNames } | undefined;
   private readonly log: (message: string) => void;
+  /**
+   * The snapshot each snapshot made by applying remote specs (`applyRemote`) was made from, as
+   * far back as the last one a file change made: its pages' file times are that one's, so a cache
+   * write due for it may write the snapshot after it (`save`). Every `serve` of a site naming a
+   * remote spec applies it seconds after the start, which dropped the write of the first build:
+   * such a site was indexed whole at every start (portkey: 8-12 s, never from the cache).
+   */
+  private readonly remoteBases = new WeakMap<Site, Site>();
+
   /** Set once remote specs are to be fetched (`fetchRemoteSpecs`). */
   private remote: { readonly fetch: FetchLike; readonly abort: AbortController; readonly attempted: Set<string> } | undefined;
   private closed = false;
@@ -478,12 +487,15 @@ export class DocsRuntime {
         if (save.started) return;
         save.started = true;
         clearTimeout(timer);
-        if (this.site !== site) return settle(false);
+        if (this.fileBasis(this.site) !== this.fileBasis(site)) return settle(false);
         // The build's garbage given back before the write makes its own on top of it: the
         // process's peak at 50,000 pages is this write, while the first commands run.
         if (site.pages.size > LIMITS.load.announcedPages) collectGarbage();
         try {
-          save.write = cache.write(this.loaded, this.index.state(this.preparedReader), this.loadStarted, this.loaded.cacheConfigFiles, () => this.site === site);
+          // Written as it is now (the remote specs applied since `site`, if any), and only while
+          // it stays so: a change during the write changes the index it is writing.
+          const writing = this.site;
+          save.write = cache.write(this.loaded, this.index.state(this.preparedReader), this.loadStarted, this.loaded.cacheConfigFiles, () => this.site === writing);
         } catch (error) {
           this.log(`search cache not written: ${(error as Error).message}`);
           return settle(false);
@@ -579,6 +591,11 @@ export class DocsRuntime {
 
   get site(): Site {
     return this.loaded.site;
+  }
+
+  /** The snapshot of files `site` stands for (`remoteBases`). */
+  private fileBasis(site: Site): Site {
+    return this.remoteBases.get(site) ?? site;
   }
 
   /** The ignore rules of the current snapshot (what the preview may serve of the repository's other files). */
@@ -931,7 +948,11 @@ export class DocsRuntime {
       return;
     }
     if (!(await this.announcedBefore())) return;
-    this.loaded = loaded;
+    // No file changed: the reload reused every page without a stat of its file, which the
+    // persistent cache needs to tell an unchanged file at the next start (`pageStats`).
+    const stats = new Map([...(this.loaded.pageStats ?? []), ...(loaded.pageStats ?? [])]);
+    this.loaded = { ...loaded, pageStats: stats };
+    this.remoteBases.set(this.site, this.fileBasis(previous));
     const failed = new Set<string>();
     for (const url of urls) {
       const result = this.loaded.apiCache?.specs.get(url)?.result;

@@ -114,3 +114,39 @@ describe("svc-mcp serve fetches remote specs in the background", () => {
     });
   });
 });
+
+describe("a site naming a remote spec", () => {
+  it("starts from the persistent cache once served: applying the fetched spec neither drops the cache's write nor leaves its pages unknown", async () => {
+    // Past `LIMITS.load.announcedPages`, so that each start says how its index was made.
+    const files: Record<string, string> = {
+      "docs.json": JSON.stringify({ name: "Weather", navigation: { groups: [{ group: "Start", pages: Array.from({ length: 501 }, (_, i) => `p${i}`) }, { group: "API", openapi: specUrl }] } }),
+    };
+    for (let i = 0; i < 501; i++) files[`p${i}.mdx`] = `---\ntitle: Station ${i}\n---\n\nReadings of station ${i}.\n`;
+    const site = makeRepo(files);
+    const cacheHome = mkdtempSync(join(tmpdir(), "svc-remote-cache-"));
+    try {
+      const start = async (): Promise<string[]> => {
+        const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", "--dir", site.dir, "--no-watch"], env: { ...env(), XDG_CACHE_HOME: cacheHome }, stderr: "pipe" });
+        let stderr = "";
+        transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+        const client = new TestClient({ name: "remote-cache-test", version: "1.0.0" });
+        const changed = new Promise<void>((resolve) => client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
+        await client.connect(transport);
+        await changed;
+        expect(await searchPaths(client, "zephyrine")).toEqual([PAGE]);
+        await client.close();
+        return stderr
+          .split("\n")
+          .filter((l) => l.startsWith("svc-mcp: search ready") || l.startsWith("svc-mcp: persistent cache"))
+          .map((l) => l.replace(/ in \d+\.\d s/, " in N s"));
+      };
+      expect(await start()).toEqual(["svc-mcp: search ready: 501 pages (501 distinct texts) indexed in N s", "svc-mcp: persistent cache written in N s: the next start reads it"]);
+      // The spec's page, cached with the rest, is not in the load that starts before the fetch.
+      // (Whether it writes the cache again is the write delay's business, not this test's.)
+      expect((await start()).filter((l) => l.startsWith("svc-mcp: search ready"))).toEqual(["svc-mcp: search ready from the cache in N s (pages indexed again: 0; removed: 1)"]);
+    } finally {
+      site.cleanup();
+      rmSync(cacheHome, { recursive: true, force: true });
+    }
+  });
+});
