@@ -9,7 +9,7 @@ import { resolveCache } from "../store/cache-dir.js";
 import { diagnosticsSummary } from "./diagnostics-summary.js";
 import type { CliIO } from "./io.js";
 import { folderAsNamed, siteLoadOptions } from "./load-options.js";
-import { noDocsJsonMessage } from "../config/no-docs-json.js";
+import { emptyFolderMessage, noDocsJsonMessage } from "../config/no-docs-json.js";
 import { terminalText } from "../config/visible-text.js";
 import { resolveDir } from "./options.js";
 
@@ -57,7 +57,7 @@ export async function loadDocs(io: CliIO, dir: string | undefined, options: Omit
   // No docs.json and not one page: a `--dir` (or an editor's config) naming the wrong folder,
   // which was served as a working server of nothing, or searched with "No results", unsaid.
   if (!runtime.site.config.present && runtime.site.pages.size === 0) {
-    log(`warning: ${folderAsNamed(dir)} holds no docs.json and no pages: --dir names the docs folder, the one that holds docs.json`);
+    log(`warning: ${emptyFolderMessage(folderAsNamed(dir))}`);
   } else if (!runtime.site.config.present) {
     // Pages and no docs.json: served (a folder of notes is a site), but the user is told why it
     // has no name and no navigation, and how to give it them; the words `check` says it in.

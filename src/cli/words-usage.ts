@@ -1,4 +1,5 @@
 import { maxOf } from "../arrays.js";
+import { boundedEditDistance } from "../engine/search/fuzzy.js";
 
 /**
  * yargs' words for a command line whose bare words do not fit, as this CLI says them. yargs
@@ -18,6 +19,14 @@ export function wordsMessage(yargsMessage: string, argv: readonly string[], comm
     const required = [...usage.matchAll(/<[\w-]+(?:\.\.)?>/g)].map((m) => m[0]);
     const word = required[Number(missing[1])];
     return word === undefined ? undefined : `missing ${word}: svc-mcp ${usage}`;
+  }
+  // yargs suggests any command within three edits: `svc-mcp init` was "Did you mean nav?", a
+  // command that has nothing to do with setting a site up. Kept for a typo (one edit in a short
+  // word, `chekc`; two in a longer one); else the commands are listed, as for any unknown word.
+  const suggested = /^Did you mean (\S+)\?$/.exec(yargsMessage)?.[1];
+  if (suggested !== undefined && first !== undefined && !names.includes(first)) {
+    const typo = boundedEditDistance(first, suggested, 2) <= (first.length < 6 ? 1 : 2);
+    return typo ? undefined : `unknown command ${JSON.stringify(first)}; the commands are ${names.join(", ")}`;
   }
   const unknown = /^Unknown arguments?: (.*)$/.exec(yargsMessage);
   if (unknown === null) return undefined;

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { noDocsJsonMessage } from "../config/no-docs-json.js";
+import { emptyFolderMessage, noDocsJsonMessage } from "../config/no-docs-json.js";
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { ResolveEntry } from "../config/docs-json/entries.js";
 import { readNavigation } from "../config/docs-json/nav-model.js";
@@ -64,7 +64,7 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
       file: "docs.json",
       code: "no-docs-json",
       // A repository with a mint.json (the format before docs.json) is read from it (`loadDocsJson`).
-      message: noDocsJsonMessage(options.named ?? "this folder"),
+      message: (loaded.site.pages.size === 0 ? emptyFolderMessage : noDocsJsonMessage)(options.named ?? "this folder"),
     });
   }
   // Pages docs.json lists in a part that cannot be read (reported above) are not in the

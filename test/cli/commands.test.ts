@@ -37,6 +37,9 @@ describe("the command table (commands load lazily)", () => {
     expect(await runCli(["check", "extra"])).toEqual(usage('too many words for svc-mcp check: "extra"'));
     const commands = COMMANDS.map((c) => c.name).join(", ");
     expect(await runCli(["bogus", "--dir", "x"])).toEqual(usage(`unknown command "bogus"; the commands are ${commands}`));
+    // yargs' suggestion only for a typo: `init` was "Did you mean nav?" (three edits away).
+    expect(await runCli(["init"])).toEqual(usage(`unknown command "init"; the commands are ${commands}`));
+    expect(await runCli(["serach", "x"])).toEqual(usage("Did you mean search?"));
     // An unknown option is still yargs' message, naming it.
     expect(await runCli(["search", "x", "--bogus"])).toEqual(usage("Unknown argument: bogus"));
   });

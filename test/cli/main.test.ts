@@ -319,6 +319,12 @@ describe("options of a kind: keys, choices, flags", () => {
         stdout: "skill.md\n",
         stderr: "svc-mcp: warning: this folder holds no docs.json and no pages: --dir names the docs folder, the one that holds docs.json\n",
       });
+      // `check` in the same words: it said "every page is served, in file order" of a folder of none.
+      expect(await runCli(["check", "--dir", empty.dir])).toEqual({
+        code: 0,
+        stdout: `docs.json warning: ${empty.dir} holds no docs.json and no pages: --dir names the docs folder, the one that holds docs.json\nchecked 0 pages (no docs.json): 0 errors, 1 warning\n`,
+        stderr: "",
+      });
       // A docs.json of no pages yet is a site being begun: nothing to say.
       expect((await runCli(["search", "install", "--dir", named.dir])).stderr).toBe("");
     } finally {
