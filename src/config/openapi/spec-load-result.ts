@@ -21,6 +21,9 @@ export type SpecLoadResult =
       /** Why the file's text now is refused, when this is the last good result kept serving for
        *  it (a live edit to a spec over `LIMITS.api.maxExpandedValues`): an error in `check`. */
       readonly refused?: string;
+      /** Set on a kept last good result (`refused`) whose file's text now is no API description
+       *  (`notSpec` below): its pages keep serving, its file is not mounted. */
+      readonly notSpec?: true;
     }
   | {
       readonly ok: false;
@@ -33,6 +36,13 @@ export type SpecLoadResult =
       readonly code?: string;
       /** A local spec file that is not there (`file not found`): a misspelt name, maybe. */
       readonly missing?: boolean;
+      /** A file no spec may be read from (`refusedAsSpec`: a page, a dot-file, docs.json...): it
+       *  reads as missing (`missing`, the same words), and is a withdrawal, never a broken spec
+       *  whose last good version keeps serving (`brokenSinceLastGood`). */
+      readonly withdrawn?: true;
+      /** The text is no API description (it does not parse, or names no OpenAPI, AsyncAPI or
+       *  Swagger version): the site does not mount the file as a spec (adversary round 59 F1). */
+      readonly notSpec?: true;
       /** Refused for expanding past `LIMITS.api.maxExpandedValues`: a spec that loaded before keeps
        *  serving its last good result (`api-pages.ts`). */
       readonly overLimit?: true;
