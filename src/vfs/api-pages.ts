@@ -1,6 +1,5 @@
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
-import { readInsideRoot } from "../config/inside-root.js";
 import { type ApiSettings, readApiSettings } from "../config/openapi/api-settings.js";
 import { type FetchLike, loadApiSpec } from "../config/openapi/load-api-spec.js";
 import type { SpecLoadResult } from "../config/openapi/spec-load-result.js";
@@ -24,6 +23,7 @@ import { channelPageParts, channelReference, operationPageParts, operationRefere
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { SchemaBudget } from "../config/openapi/schema-budget.js";
 import { type RefReaders, sameRefDecisions, sameRefFiles } from "../config/openapi/ref-target.js";
+import { type ConfigFiles, NO_CONFIG_FILES, readSpecFile } from "../config/openapi/spec-file.js";
 import type { ApiSpec } from "../config/openapi/model.js";
 import { parseDocument } from "../config/openapi/parse-document.js";
 import { brokenSinceLastGood } from "../config/openapi/spec-last-good.js";
@@ -66,8 +66,12 @@ export interface ApiPagesOptions {
   readonly cache?: ApiCache;
   /** Parsed specs kept across processes; unset: every spec is parsed. */
   readonly specCache?: SpecCache;
-  /** Spec files the site has read already (mounted in its filesystem), by repository path. */
+  /** Spec files the site has read already (to mount in its filesystem those that load as specs),
+   *  by repository path. */
   readonly specFiles?: ReadonlyMap<string, SiteFile>;
+  /** The files the site reads as its configuration, never read as a spec (`refusedAsSpec`);
+   *  unset: none but docs.json. */
+  readonly configFiles?: ConfigFiles;
   /** The file each page's front matter `openapi` names, where it was found (`frontMatterSpecFile`),
    *  by page path. */
   readonly frontMatterSpecs?: ReadonlyMap<string, string>;
@@ -542,6 +546,7 @@ function schemaAccessOf(specFiles: ReadonlyMap<string, SiteFile> | undefined, pa
   };
 }
 
+
 /**
  * Fetch and build remote specs into `cache`, so that the next load of the site finds them there
  * and never waits on the network (`serve` fetches in the background, then reloads).
@@ -552,7 +557,7 @@ export async function prefetchRemoteSpecs(root: string, urls: readonly string[],
 
 async function loadCached(root: string, source: string, remote: boolean, cache: ApiCache, options: ApiPagesOptions): Promise<SpecLoadResult> {
   const { fetch } = options;
-  const deps = { root, ignore: options.ignore, validator: cache.validator, ...(options.specCache !== undefined ? { cache: options.specCache } : {}) };
+  const deps = { root, ignore: options.ignore, validator: cache.validator, ...(options.specCache !== undefined ? { cache: options.specCache } : {}), ...(options.configFiles !== undefined ? { configFiles: options.configFiles } : {}) };
   // A remote spec's `$ref`s never read the repository, so it has no readers to compare.
   const readers = remote ? undefined : options.refReaders?.(source);
   if (remote) {
@@ -571,7 +576,7 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
   } else {
     // The real path too: a link moved to another file with the same text is a change.
     // Anything that is not read is "missing" for the cache; the loader says why.
-    const read = readInsideRoot(root, source, { ignore: options.ignore });
+    const read = readSpecFile(root, source, options.ignore, options.configFiles ?? NO_CONFIG_FILES);
     if (read.ok) {
       stamp = read.real;
       text = read.text;
@@ -591,12 +596,21 @@ async function loadCached(root: string, source: string, remote: boolean, cache: 
   const refused = remote ? undefined : !loaded.ok && loaded.overLimit === true && hit?.result.ok === true ? loaded.message : brokenSinceLastGood(hit?.result, loaded, root, options.ignore, readers);
   // The kept result takes the new result's `$ref` reads, so the next reload reuses it until one
   // of those files (or the spec) changes again.
-  // The text it was loaded from goes with it: the site mounts the spec as last read whole.
+  // It says whether the text now is an API description too (`notSpec`), and carries the text it
+  // was loaded from: the site mounts the spec as last read whole, never the text now (adversary
+  // rounds 57 F4, 59 F1).
   const keptText = hit?.result.ok === true ? (hit.result.keptText ?? hit.text) : undefined;
+  const kept = hit?.result.ok === true ? withoutNotSpec(hit.result) : undefined;
   const result: SpecLoadResult =
-    refused !== undefined && hit?.result.ok === true ? { ...hit.result, refused, ...(loaded.refFiles !== undefined ? { refFiles: loaded.refFiles } : {}), ...(keptText !== undefined ? { keptText } : {}) } : loaded;
+    refused !== undefined && kept !== undefined ? { ...kept, refused, ...(loaded.refFiles !== undefined ? { refFiles: loaded.refFiles } : {}), ...(keptText !== undefined ? { keptText } : {}), ...(!loaded.ok && loaded.notSpec === true ? { notSpec: true } : {}) } : loaded;
   cache.specs.set(source, { stamp, ...(text !== undefined ? { text } : {}), result });
   return result;
+}
+
+/** A loaded result without the word on its file's later text (`notSpec`), to keep as the last good one. */
+function withoutNotSpec(result: Extract<SpecLoadResult, { ok: true }>): Extract<SpecLoadResult, { ok: true }> {
+  const { notSpec: _text, ...rest } = result;
+  return rest;
 }
 
 /** An operation page's facts, with its parameter anchors worked out when first asked for. */

@@ -4,7 +4,7 @@ import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { eitherIgnores, IGNORE_FILES, loadIgnoreRules, readIgnoreRules } from "../config/ignore-rules.js";
-import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, readInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
+import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { linksOnTheWay } from "../config/links-on-the-way.js";
 import { readSiteConfig } from "../config/read-site-config.js";
@@ -20,6 +20,7 @@ import type { RefReaders } from "../config/openapi/ref-target.js";
 import type { SpecCache } from "../config/openapi/spec-cache.js";
 import { type OperationEntry, parseOperationEntry } from "../config/openapi/entry.js";
 import { frontMatterSpecFile, type SpecFileLookup } from "../config/openapi/front-matter-spec.js";
+import { type ConfigFiles, readSpecFile, refusedAsSpec, specFileFound } from "../config/openapi/spec-file.js";
 import { parseSchemaReference } from "../config/openapi/schema-components.js";
 import { parseChannelReference } from "../config/asyncapi/front-matter-channels.js";
 import { type RepoSpecText, unnamedSchemaSpecsFor, unnamedSpecsFor } from "../config/openapi/unnamed-spec.js";
@@ -281,21 +282,24 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // Every page's, those behind another at their path too (`x.md` behind a restricted `x.mdx`):
   // the readers who get one get what it names (adversary round 46 F1).
   const hiddenPages = hiddenLayers(shadowed);
-  const frontMatterSpecs = frontMatterSpecsOf(root, [pages, ...hiddenPages], ignore, new Set(config.specs.filter((s) => s.frontMatter !== true).map((s) => s.source)), diagnostics);
+  // Never read as a spec: what the configuration is read from (adversary round 59 F1).
+  const configRead: ConfigFiles = new Set([...docs.files, ...docs.linkTargets]);
+  const frontMatterSpecs = frontMatterSpecsOf(root, [pages, ...hiddenPages], { ignore, configFiles: configRead }, new Set(config.specs.filter((s) => s.frontMatter !== true).map((s) => s.source)), diagnostics);
   const specs = [...config.specs.filter((s) => s.frontMatter !== true)];
   for (const source of new Set(frontMatterSpecs.values())) {
     if (!specs.some((s) => s.source === source)) specs.push({ source, remote: false, frontMatter: true });
   }
+  // Each named spec's file, read by the rule for spec files (`readSpecFile`), is mounted below once
+  // it has loaded as an API description: no other file is ever served as one (round 59 F1).
   const specFiles = new Map<string, SiteFile>();
   const linkTargets = new Set<string>(docs.linkTargets);
   for (const spec of specs) {
     if (spec.remote || ignore.ignores(spec.source)) continue;
-    const file = readSpecFile(root, spec.source, spec.frontMatter === true ? namingPagesAccess(spec.source, frontMatterSpecs, files) : {}, diagnostics, ignore);
+    const file = readSpecCandidate(root, spec.source, spec.frontMatter === true ? namingPagesAccess(spec.source, frontMatterSpecs, files) : {}, diagnostics, { ignore, configFiles: configRead });
     if (file === undefined) continue;
     specFiles.set(file.file.path, file.file);
     if (file.real !== spec.source) linkTargets.add(file.real);
   }
-  for (const [path, file] of specFiles) files.set(path, file);
   // Known only now: the files read as configuration, whose links are no pages (finding 46).
   withdrawConfigLinks(new Set<string>([...docs.files, ...linkTargets, ...specs.filter((s) => !s.remote).map((s) => s.source)]), links, { files, pages, shadowed }, diagnostics);
 
@@ -317,8 +321,14 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
           hiddenPages: hiddenLayers(shadowed),
           specTimes,
           refReaders: refReadersOf(files, specFiles, docs.files),
+          configFiles: configRead,
         });
   appendAll(diagnostics, (generated?.diagnostics ?? []));
+  // A spec file is mounted once it has loaded as an API description (with no API reference, none
+  // has): a file named as a spec whose text is none (a page, a secret) stays out of the filesystem.
+  for (const [path, file] of specFiles) if (loadedAsSpec(generated?.cache, path.slice(1))) files.set(path, file);
+  // A kept spec (its text now broken, emptied, gone or no spec) is mounted over that with the bytes
+  // its pages were made from, which were a spec: the text now is never served through it.
   if (generated !== undefined) mountKeptSpecs(generated.cache, specs.filter((s) => !ignore.ignores(s.source)), files, specFiles, previous?.site.files, (source) => (specs.find((s) => s.source === source)?.frontMatter === true ? namingPagesAccess(source, frontMatterSpecs, files) : {}));
   // The files specs' `$ref`s read are parts of specs, pruned per reader as the spec is: no link
   // may serve them as written either (finding 46).
@@ -981,22 +991,21 @@ function hiddenLayers(shadowed: ReadonlyMap<string, readonly Page[]>): Map<strin
  * only files inside the real root count (`statInsideRoot`, as for every read); the repository's
  * spec-like files are listed (the same walk as pages) only when a name is found nowhere else.
  */
-function frontMatterSpecsOf(root: string, tables: readonly ReadonlyMap<string, Page>[], ignore: IgnoreRules, named: ReadonlySet<string>, diagnostics: Diagnostic[]): Map<string, string> {
+function frontMatterSpecsOf(root: string, tables: readonly ReadonlyMap<string, Page>[], rule: SpecFileRule, named: ReadonlySet<string>, diagnostics: Diagnostic[]): Map<string, string> {
+  const { ignore, configFiles } = rule;
   const out = new Map<string, string>();
   let listed: string[] | undefined;
+  // Only a file the rule for spec files lets be one is found: any other reads as missing, so the
+  // page's finding is a missing spec's, whatever is there (adversary round 59 F1).
   const lookup: SpecFileLookup = {
-    exists: (rel) => {
-      const st = statInsideRoot(root, rel, { ignore });
-      // A link leading outside is found (never read): the API reference reports the link.
-      return st.ok ? st.kind === "file" : st.reason === "outside";
-    },
-    specFiles: () => (listed ??= listInsideRoot(root, (rel) => SPEC_FILE.test(rel)).files.filter((rel) => !ignore.ignores(rel)).sort()),
+    exists: (rel) => specFileFound(root, rel, ignore, configFiles),
+    specFiles: () => (listed ??= listInsideRoot(root, (rel) => SPEC_FILE.test(rel)).files.filter((rel) => !ignore.ignores(rel) && refusedAsSpec(rel, rel, configFiles) === undefined).sort()),
   };
   let texts: RepoSpecText[] | undefined;
   // Every spec-like file's text, read once and only for a reference that names no file.
   const specTexts = (): RepoSpecText[] =>
     (texts ??= lookup.specFiles().flatMap((rel) => {
-      const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore });
+      const read = readSpecFile(root, rel, ignore, configFiles);
       return "text" in read ? [{ rel, text: read.text }] : [];
     }));
   // What a page's name resolves to is a function of the repository's files and that page alone
@@ -1067,7 +1076,8 @@ function refReadersOf(files: ReadonlyMap<string, SiteFile>, specFiles: ReadonlyM
     return {
       file: (rel) => {
         if (config.has(rel)) return false;
-        const file = files.get(`/${rel}`);
+        // A spec's file is mounted only once the specs have loaded: judged by its rule meanwhile.
+        const file = files.get(`/${rel}`) ?? specFiles.get(`/${rel}`);
         if (file === undefined) return !PAGE_RE.test(rel);
         return readersCover(specAccess, file.access);
       },
@@ -1079,7 +1089,6 @@ function refReadersOf(files: ReadonlyMap<string, SiteFile>, specFiles: ReadonlyM
 /** Files that may hold an API description. */
 const SPEC_FILE = /\.(json|ya?ml)$/i;
 
-/** A spec file docs.json or front matter names, to mount; undefined when it is not (the reason is reported). */
 /**
  * Who may read a spec mounted only because page front matter names it: the readers of one of
  * those pages. Decided from the pages alone, so a spec that cannot be loaded (and so cannot be
@@ -1122,10 +1131,26 @@ function mountKeptSpecs(cache: ApiCache, specs: readonly { readonly source: stri
   }
 }
 
-function readSpecFile(root: string, rel: string, access: Access, diagnostics: Diagnostic[], ignore: IgnoreRules): { file: SiteFile; real: string } | undefined {
-  const read = readInsideRoot(root, rel, { maxBytes: LIMITS.load.maxSpecBytes, ignore });
+/** What the rule for spec files is decided by (`readSpecFile`). */
+interface SpecFileRule {
+  readonly ignore: IgnoreRules;
+  readonly configFiles: ConfigFiles;
+}
+
+/** Whether the API reference loaded a local spec's file as an API description (`notSpec`), so that
+ *  the site may mount it; a spec it did not load (none: no API reference) is not mounted. */
+function loadedAsSpec(cache: ApiCache | undefined, source: string): boolean {
+  const result = cache?.specs.get(source)?.result;
+  return result !== undefined && result.notSpec !== true;
+}
+
+/** A spec file docs.json or front matter names, read to be mounted if it loads as a spec
+ *  (`loadedAsSpec`); undefined when it cannot be read (the reason is reported). */
+function readSpecCandidate(root: string, rel: string, access: Access, diagnostics: Diagnostic[], rule: SpecFileRule): { file: SiteFile; real: string } | undefined {
+  const read = readSpecFile(root, rel, rule.ignore, rule.configFiles);
   if (read.ok) return { file: makeFile(`/${rel}`, read.text, access, new Date(read.mtimeMs)), real: read.real };
   switch (read.reason) {
+    // A file no spec may be reads as missing (`SPEC_FILE_MISSING`), reported as one by the loader.
     case "missing":
     case "outside":
     case "leaves":

@@ -19,8 +19,9 @@ import type { VariantTimes } from "./variant-times.js";
  * has no variants: everyone reads the file as written.
  *
  * Fail closed: a spec the API reference could not load is read here as written; one that cannot
- * be parsed but mentions `x-svc`/`x-mint` is shown to all-access readers only (what it restricts
- * cannot be told apart); a variant that cannot be built reads as empty. Each file's variants are
+ * be parsed is not mounted at all (`loadedAsSpec` in `load-site.ts`, adversary round 59 F1), and
+ * were it, one mentioning `x-svc`/`x-mint` would be shown to all-access readers only (what it
+ * restricts cannot be told apart); a variant that cannot be built reads as empty. Each file's variants are
  * dated from `timesBefore` its path (`siteVariants`; none at a start).
  */
 export async function specVariants(

@@ -174,7 +174,6 @@ describe("a spec named only by restricted pages' front matter", () => {
   const variants: [string, string, string][] = [
     ["Swagger 2.0", swagger, "1 error in docs.json"],
     ["missing info", "openapi: 3.0.3\npaths:\n  /hidden:\n    get: {responses: {'200': {description: OK}}}\n", "2 errors in docs.json and 1 other file"],
-    ["a YAML syntax error", "openapi: 3.0.3\npaths: [\n  /hidden\n", "1 error in other/hidden.yaml"],
   ];
   it.each(variants)("%s: readable only by readers of a page that names it", async (_what, text, errors) => {
     const root = writeRepo({
@@ -194,6 +193,25 @@ describe("a spec named only by restricted pages' front matter", () => {
     expect(await fs("sales")).toEqual(missing);
     expect(await fs("staff")).toEqual({ stdout: `${text}index.mdx\ninternal\nother\nskill.md\n`, stderr: note });
     expect(await fs("ops")).toEqual({ stdout: `${text}index.mdx\ninternal\nother\nskill.md\n`, stderr: note });
+  });
+
+  // A text that does not parse is no spec: mounted for no reader, the namers' readers too
+  // (adversary round 59 F1: a restricted page or a secret named as a spec was served as written).
+  it("a YAML syntax error: mounted for no reader", async () => {
+    const root = writeRepo({
+      "docs.json": { name: "Hidden", navigation: { pages: ["index", "internal/b"] } },
+      "index.mdx": "# Home\n",
+      "internal/b.mdx": '---\ntitle: B\ngroups: [staff]\nopenapi: "other/hidden.yaml GET /hidden"\n---\n',
+      "other/hidden.yaml": "openapi: 3.0.3\npaths: [\n  /hidden\n",
+    });
+    const fs = async (groups: string) => {
+      const r = await runCli(["fs", "--dir", root, ...(groups !== "" ? ["--groups", groups] : []), "cat /other/hidden.yaml; ls /"]);
+      return { stdout: r.stdout, stderr: r.stderr.replace(root, "ROOT") };
+    };
+    const note = "svc-mcp: 1 error in other/hidden.yaml; run `svc-mcp check --dir ROOT` for details\n";
+    const missing = `${note}cat: /other/hidden.yaml: No such file or directory\n`;
+    expect(await fs("")).toEqual({ stdout: "index.mdx\nskill.md\n", stderr: missing });
+    expect(await fs("staff")).toEqual({ stdout: "index.mdx\ninternal\nskill.md\n", stderr: missing });
   });
 
   it("is as open as the most open page that names it", async () => {

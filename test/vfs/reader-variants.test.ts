@@ -514,13 +514,14 @@ describe("specs the API reference could not load fail closed", () => {
     expect((await rt.readerState(localContext(readerWithGroups(["staff"]))).shell.run("cat /spec.yaml")).stdout).toBe(spec);
   });
 
-  it("a spec that cannot be parsed but mentions x-svc is shown to all-access readers only", async () => {
+  // A text that does not parse is no spec: mounted for no one (adversary round 59 F1; before, an
+  // all-access reader got it as written).
+  it("a spec that cannot be parsed (mentioning x-svc or not) is mounted for no reader", async () => {
     const spec = "openapi: 3.0.3\npaths:\n  /hidden:\n    get: { summary: HIDDEN-OP-12, x-svc: { metadata: { groups: [staff] } }\n  bad: [\n";
     const rt = await DocsRuntime.load({ root: repo({ "docs.json": docsJson, "spec.yaml": spec }) });
-    for (const reader of [ANONYMOUS, readerWithGroups(["staff"])]) {
+    for (const reader of [ANONYMOUS, readerWithGroups(["staff"]), ALL_ACCESS]) {
       expect(await rt.readerState(localContext(reader)).shell.run("ls /")).toEqual(ok("index.mdx\nskill.md\n"));
     }
-    expect((await rt.readerState(localContext(ALL_ACCESS)).shell.run("cat /spec.yaml")).stdout).toBe(spec);
   });
 });
 

@@ -2,7 +2,8 @@ import { LIMITS } from "../../limits.js";
 import { asyncapi3ShapeWarnings } from "../asyncapi/async-shapes.js";
 import { readAsyncapi } from "../asyncapi/read-asyncapi.js";
 import type { IgnoreRules } from "../ignore-rule-set.js";
-import { readInsideRoot, refusalCode } from "../inside-root.js";
+import { refusalCode } from "../inside-root.js";
+import { type ConfigFiles, NO_CONFIG_FILES, readSpecFile, SPEC_FILE_MISSING } from "./spec-file.js";
 import { findDataCycles, CIRCULAR } from "../data-cycles.js";
 import { type Dereferenced, dereferenceDocument } from "./dereference.js";
 import { cutRefsIntoRestricted } from "./restricted-refs.js";
@@ -35,6 +36,9 @@ export interface SpecLoaderDeps {
   readonly cache?: SpecCache;
   /** Whether every reader of this spec may read a repository file its `$ref`s name (`ref-target.ts`). */
   readonly readers?: RefReaders;
+  /** The files the site reads as its configuration, never read as a spec (`refusedAsSpec`);
+   *  unset: none but docs.json (tests, benchmarks). */
+  readonly configFiles?: ConfigFiles;
 }
 
 /**
@@ -43,7 +47,7 @@ export interface SpecLoaderDeps {
  * spec files).
  */
 export async function loadApiSpec(source: string, remote: boolean, deps: SpecLoaderDeps, localText?: string): Promise<SpecLoadResult> {
-  const text = remote ? await fetchText(source, deps) : localText !== undefined ? ({ ok: true, text: localText } as const) : readLocal(source, deps.root, deps.ignore);
+  const text = remote ? await fetchText(source, deps) : localText !== undefined ? ({ ok: true, text: localText } as const) : readLocal(source, deps.root, deps.ignore, deps.configFiles ?? NO_CONFIG_FILES);
   if (!text.ok) return text;
   return buildSpec(text.text, source, remote, deps);
 }
@@ -64,6 +68,7 @@ export async function buildSpec(text: string, source: string, remote: boolean, d
     // this is the net under what they cannot see (a library's recursion over a shape they let
     // through): a spec the reader cannot follow costs its pages, never the server.
     if (!isStackOverflow(error)) throw error;
+    // Past the parse (whose own overflow is its result): the text is an API description.
     built = { result: { ok: false, message: STACK_OVERFLOW }, selfContained: false };
   }
   const { result, selfContained } = built;
@@ -77,12 +82,17 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   const reads: RefFile[] = [];
   const done = (result: SpecLoadResult, selfContained = true) => ({ result: reads.length > 0 ? { ...result, refFiles: reads } : result, selfContained });
   const parsed = parseDocument(text);
-  if (!parsed.ok) return done(parsed.line === undefined ? { ok: false, message: parsed.message, ...(parsed.overLimit === true ? { overLimit: true } : {}) } : { ok: false, message: parsed.message, line: parsed.line });
+  // Text that is no API description is never mounted as one (`notSpec`): a page, a snippet or a
+  // secret named as a spec would be served as written to every reader (adversary round 59 F1).
+  if (!parsed.ok) {
+    const notSpec = parsed.versioned === true ? {} : ({ notSpec: true } as const);
+    return done(parsed.line === undefined ? { ok: false, message: parsed.message, ...notSpec, ...(parsed.overLimit === true ? { overLimit: true } : {}) } : { ok: false, message: parsed.message, line: parsed.line, ...notSpec });
+  }
   const { document, type } = parsed;
   const parseWarnings: SpecWarning[] = parsed.warning !== undefined ? [{ message: parsed.warning }] : [];
   const locate = specLocator(text);
   const placed = (warnings: readonly SpecWarning[]): SpecWarning[] => warnings.map((w) => placeWarning(w, locate));
-  if (type.kind === "unsupported") return done({ ok: false, message: type.message });
+  if (type.kind === "unsupported") return done({ ok: false, message: type.message, ...(type.versioned === true ? {} : { notSpec: true }) });
   if (type.kind === "swagger") {
     return done({
       ok: false,
@@ -224,11 +234,12 @@ function refError(error: unknown): string {
   return isStackOverflow(error) ? STACK_OVERFLOW : (error as Error).message;
 }
 
-type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean; code?: string; missing?: boolean };
+type TextResult = { ok: true; text: string } | { ok: false; message: string; notFetched?: boolean; code?: string; missing?: boolean; withdrawn?: true };
 
-/** A spec file of the repository (never outside it: see `readInsideRoot`). */
-function readLocal(source: string, root: string, ignore: IgnoreRules): TextResult {
-  const read = readInsideRoot(root, source, { maxBytes: LIMITS.load.maxSpecBytes, ignore });
+/** A spec file of the repository (never outside it, never a file no spec may be: `readSpecFile`). */
+function readLocal(source: string, root: string, ignore: IgnoreRules, configFiles: ConfigFiles): TextResult {
+  const read = readSpecFile(root, source, ignore, configFiles);
+  if (read === SPEC_FILE_MISSING) return { ok: false, message: read.message, missing: true, withdrawn: true };
   if (read.ok) return { ok: true, text: read.text };
   const code = refusalCode(read);
   const message = read.reason === "too-large" ? `${read.size} bytes is over the ${LIMITS.load.maxSpecBytes}-byte spec limit` : read.reason === "not-file" ? "not a file" : read.message;

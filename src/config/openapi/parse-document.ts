@@ -9,11 +9,14 @@ export type DocumentKind =
   | { readonly kind: "openapi"; readonly version: "3.0" | "3.1"; readonly raw: string }
   | { readonly kind: "swagger"; readonly raw: string }
   | { readonly kind: "asyncapi"; readonly version: "2" | "3"; readonly raw: string }
-  | { readonly kind: "unsupported"; readonly message: string };
+  /** `versioned`: it names a version (`openapi: 2.5`), so it is an API description, one not read. */
+  | { readonly kind: "unsupported"; readonly message: string; readonly versioned?: true };
 
 export type ParsedDocument =
   | { readonly ok: true; readonly document: Record<string, unknown>; readonly type: DocumentKind; readonly warning?: string }
-  | { readonly ok: false; readonly message: string; readonly line?: number; readonly overLimit?: true };
+  /** `versioned`: the text was read, as an object naming an API version, and refused for its size
+   *  or depth: an API description all the same (the site mounts its file, adversary round 59 F1). */
+  | { readonly ok: false; readonly message: string; readonly line?: number; readonly overLimit?: true; readonly versioned?: true };
 
 /** Parse JSON or YAML text (JSON first when it looks like JSON: ten times faster on big specs).
  *  A document nested deeper than `LIMITS.api.maxSpecDepth` is refused here, so that nothing
@@ -59,13 +62,14 @@ export function parseDocument(text: string): ParsedDocument {
   }
   // JSON text makes a tree; YAML aliases make one object shared by every place that names it,
   // which every walk below (the depth check first) would read once per place: counted before.
+  const document = value as Record<string, unknown>;
+  const versioned = namesVersion(document) ? ({ versioned: true } as const) : {};
   if (viaYaml) {
     const size = expandedSize(value, LIMITS.api.maxExpandedValues);
-    if (size.over) return { ok: false, message: tooLargeMessage(size.at), overLimit: true };
+    if (size.over) return { ok: false, message: tooLargeMessage(size.at), overLimit: true, ...versioned };
   }
   const tooDeep = firstTooDeep(value, LIMITS.api.maxSpecDepth);
-  if (tooDeep !== undefined) return { ok: false, message: tooDeepMessage(tooDeep) };
-  const document = value as Record<string, unknown>;
+  if (tooDeep !== undefined) return { ok: false, message: tooDeepMessage(tooDeep), ...versioned };
   return { ok: true, document, type: documentKind(document), ...(warning !== undefined ? { warning } : {}) };
 }
 
@@ -88,7 +92,7 @@ export function documentKind(doc: Record<string, unknown>): DocumentKind {
   if (openapi !== undefined) {
     if (/^3\.0(\.\d+)?$/.test(openapi)) return { kind: "openapi", version: "3.0", raw: openapi };
     if (/^3\.1(\.\d+)?$/.test(openapi)) return { kind: "openapi", version: "3.1", raw: openapi };
-    return { kind: "unsupported", message: `OpenAPI version ${openapi} is not supported (supported: 3.0 and 3.1)` };
+    return { kind: "unsupported", message: `OpenAPI version ${openapi} is not supported (supported: 3.0 and 3.1)`, versioned: true };
   }
   const swagger = versionString(doc.swagger);
   if (swagger !== undefined) return { kind: "swagger", raw: swagger };
@@ -96,9 +100,14 @@ export function documentKind(doc: Record<string, unknown>): DocumentKind {
   if (asyncapi !== undefined) {
     if (/^2\.\d+(\.\d+)?$/.test(asyncapi)) return { kind: "asyncapi", version: "2", raw: asyncapi };
     if (/^3\.\d+(\.\d+)?$/.test(asyncapi)) return { kind: "asyncapi", version: "3", raw: asyncapi };
-    return { kind: "unsupported", message: `AsyncAPI version ${asyncapi} is not supported (supported: 2.x and 3.x)` };
+    return { kind: "unsupported", message: `AsyncAPI version ${asyncapi} is not supported (supported: 2.x and 3.x)`, versioned: true };
   }
   return { kind: "unsupported", message: `not an API description: no "openapi", "swagger" or "asyncapi" version field` };
+}
+
+/** Whether a document names an OpenAPI, Swagger or AsyncAPI version, whichever. */
+function namesVersion(doc: Record<string, unknown>): boolean {
+  return versionString(doc.openapi) !== undefined || versionString(doc.swagger) !== undefined || versionString(doc.asyncapi) !== undefined;
 }
 
 function versionString(v: unknown): string | undefined {

@@ -12,14 +12,14 @@ import type { SpecLoadResult } from "./spec-load-result.js";
  * an API description, or is gone while docs.json or a page still names it (only then is it
  * loaded), or a file its `$ref`s read before cannot be read or parsed now (the resolver would
  * leave those `$ref`s as null: the fields would silently leave the pages). Never kept: a spec now
- * excluded by the ignore rules or a link out (a withdrawal, `brokenNotWithdrawn`), and a spec
- * whose readers decide otherwise than when the last good result was built (its `$ref`s'
+ * excluded by the ignore rules, a link out, or a file no spec may be (`refusedAsSpec`) (a
+ * withdrawal, `brokenNotWithdrawn`), and a spec whose readers decide otherwise than when the last good result was built (its `$ref`s'
  * who-may-read decisions would no longer hold: a restriction must never be lost to a kept state).
  */
 export function brokenSinceLastGood(previous: SpecLoadResult | undefined, loaded: SpecLoadResult, root: string, ignore: IgnoreRules, readers: RefReaders | undefined): string | undefined {
   if (previous?.ok !== true || !sameRefDecisions(previous.refDecisions, readers)) return undefined;
   if (!loaded.ok) {
-    if (loaded.notFetched === true || loaded.code !== undefined || loaded.message === IGNORED_MESSAGE) return undefined;
+    if (loaded.notFetched === true || loaded.code !== undefined || loaded.message === IGNORED_MESSAGE || loaded.withdrawn === true) return undefined;
     return loaded.message;
   }
   const now = new Map((loaded.refFiles ?? []).map((f) => [f.rel, f] as const));

@@ -35,6 +35,9 @@ export type SpecLoadResult =
       /** With `refused`: the spec file's text this result was loaded from, which the site mounts
        *  in place of the text now (undefined when that was not read from the file as such). */
       readonly keptText?: string;
+      /** Set on a kept last good result (`refused`) whose file's text now is no API description
+       *  (`notSpec` below): its pages keep serving, and its file is mounted only as `keptText`. */
+      readonly notSpec?: true;
     }
   | {
       readonly ok: false;
@@ -50,6 +53,13 @@ export type SpecLoadResult =
       readonly code?: string;
       /** A local spec file that is not there (`file not found`): a misspelt name, maybe. */
       readonly missing?: boolean;
+      /** A file no spec may be read from (`refusedAsSpec`: a page, a dot-file, docs.json...): it
+       *  reads as missing (`missing`, the same words), and is a withdrawal, never a broken spec
+       *  whose last good version keeps serving (`brokenSinceLastGood`). */
+      readonly withdrawn?: true;
+      /** The text is no API description (it does not parse, or names no OpenAPI, AsyncAPI or
+       *  Swagger version): the site does not mount the file as a spec (adversary round 59 F1). */
+      readonly notSpec?: true;
       /** Refused for expanding past `LIMITS.api.maxExpandedValues`: a spec that loaded before keeps
        *  serving its last good result (`api-pages.ts`). */
       readonly overLimit?: true;
