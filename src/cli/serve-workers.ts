@@ -19,6 +19,7 @@ import type { CliIO } from "./io.js";
 import { type HttpServeArgs, httpSettings, type WorkerRole } from "./serve-http.js";
 import { httpWorkerEnv, httpWorkerExecArgv, SIZED_YOUNG_GENERATION_ENV } from "./worker-heap.js";
 import { CONNECTION_MESSAGE, ConnectionHandout, handedConnections, type ListenReply, type WorkerChannel } from "./connection-handout.js";
+import { releaseChannel } from "./worker-channel.js";
 import { type Hello, type Port, type PrimaryAsk, type PrimaryNews, Rpc, type WorkerAsk, type WorkerNews } from "./worker-ipc.js";
 import { ShellPlaceLedger } from "../engine/shell/place-ledger.js";
 import { RemoteShellPlaces, type StandingNews } from "../engine/shell/shared-places.js";
@@ -91,14 +92,6 @@ export async function workerRole(): Promise<WorkerRole> {
   };
 }
 
-/**
- * Let this worker's process end once its work is done, though its channel to the primary is
- * open: a cluster worker's channel holds its event loop for ever, so a worker whose start failed
- * printed its error and then lived on, its primary waiting for it to serve or exit.
- */
-export function releaseChannel(): void {
-  (process.channel as { unref?: () => void } | undefined)?.unref?.();
-}
 
 /**
  * `serve --http --workers N` in the primary: N worker processes (node:cluster) serve one port;

@@ -9,7 +9,7 @@ import { CliError } from "./io.js";
  */
 export const STDIN_DRAIN_ENV = "SVC_MCP_STDIN_DRAIN_MS";
 
-/** How long requests read before stdin's end may take to be answered, in ms: the environment's override, else the limit. */
+/** How long requests read before stdin's end may take to be answered, in ms: the environment's override, else the limit. Read before the docs load, so a bad value is said at once. */
 export function stdinDrainMs(env: Readonly<Record<string, string | undefined>>): number {
   const given = env[STDIN_DRAIN_ENV];
   if (given === undefined || given === "") return LIMITS.mcp.stdinDrainMs;

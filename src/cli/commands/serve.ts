@@ -18,6 +18,7 @@ import { describeProject, projectStores, resolveProject } from "../project.js";
 import { parseWorkers } from "../workers-option.js";
 import { checkPortFree } from "../port-probe.js";
 import { stdinDrainMs } from "../stdin-drain-bound.js";
+import { workerLoad } from "../worker-channel.js";
 import { threadsTakeDefaultYoungGeneration } from "../worker-heap.js";
 import { stateInSqlite } from "../../store/location.js";
 import { requireSqlite } from "../../store/sqlite.js";
@@ -103,9 +104,7 @@ export const serveCommand = defineCommand({
     // ran for a minute past its 5 s limit; in a worker it is ended at its limit. Sized for one
     // client, and started once `tools/list` is answered (`shellLater`, `afterToolsList`).
     const shellWorker = args["shell-worker"] === false ? false : args.http ? true : { ...LIMITS.shellWorker.stdio };
-    const searchCache = args["search-cache"];
-    if (!Number.isInteger(searchCache) || searchCache < 0) throw new CliError(`--search-cache must be a whole number of searches (0 to keep none), got ${String(searchCache)}`, 2);
-    // Read before the load, so a bad value is said at once (a test's override of the 65 s bound).
+    const searchCache = wholeSearches(args["search-cache"]);
     const drainMs = stdinDrainMs(io.env);
     // Ready means ready (docs/search.md, "Start-up"): the search index is built before the server
     // answers anything, after the watcher's first scan (which then does not wait behind index
@@ -114,13 +113,7 @@ export const serveCommand = defineCommand({
     const indexing = args.http ? { indexSliceMs: Number.POSITIVE_INFINITY, indexLater: true } : { indexLater: true };
     // Watched from before the load reads anything: a change made while the server starts is applied before it answers (issue 25).
     // The shell pool starts after the index build over HTTP too (issue 22: started at load, it ran beside the build), and the cache's write waits for the port.
-    const runtime = await loadDocs(io, args.dir, { keepTimes: { state: args.state, untilServing: true, wholes: args.http }, shellWorker, shellLater: true, searchCache, watch: args.watch, learnVectors: true, analyseWhileLoading: true, ...indexing, ...(args.http ? { writeCacheOnceServing: true } : {}), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) }).catch((error: unknown) => {
-      // A worker that cannot load the docs (an unreadable root or ignore file) ends with its
-      // error and code, which its primary reports and stops on; it had lived on, its channel to
-      // the primary holding it, and the server hung without a word more.
-      if (worker) http?.[1].releaseChannel();
-      throw error;
-    });
+    const runtime = await workerLoad(worker, loadDocs(io, args.dir, { keepTimes: { state: args.state, untilServing: true, wholes: args.http }, shellWorker, shellLater: true, searchCache, watch: args.watch, learnVectors: true, analyseWhileLoading: true, ...indexing, ...(args.http ? { writeCacheOnceServing: true } : {}), ...(args["base-url"] !== undefined ? { baseUrl: args["base-url"] } : {}) }));
     // Remote specs never delay start-up: fetched once serving, their pages arrive as a reload.
     const afterStart = (): void => {
       runtime.serving();
@@ -201,6 +194,12 @@ export const serveCommand = defineCommand({
     return 0;
   },
 });
+
+/** `--search-cache`: a whole number of searches, else the user's mistake. */
+function wholeSearches(given: number): number {
+  if (!Number.isInteger(given) || given < 0) throw new CliError(`--search-cache must be a whole number of searches (0 to keep none), got ${String(given)}`, 2);
+  return given;
+}
 
 /** Resolves once what was written to `stdout` before has been handed to the system (or the stream has failed). */
 function flushed(stdout: NodeJS.WritableStream): Promise<void> {
