@@ -18,7 +18,8 @@ import { unsupportedCharsetMessage } from "../middleware/body-charset.js";
 import { connectionGone } from "../middleware/connection-gone.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
 import { batchMemberProblem, paramsProblem, schemaProblem, shapeProblem } from "../../mcp/message-problems.js";
-import { rawIds } from "../../mcp/raw-ids.js";
+import { rawIds, readableId } from "../../mcp/raw-ids.js";
+import { jsonComplexity, jsonComplexityMessage, type JsonComplexity } from "../../json-complexity.js";
 import { toolArguments } from "../../mcp/tool-calls.js";
 import { APP_MIME_TYPE, UI_EXTENSION_ID, rendersApps } from "../../mcp/ui-extension.js";
 import { type BatchStep, type MessageCharge, runBatch } from "./batch-runner.js";
@@ -417,6 +418,9 @@ export class McpEndpoint {
         ? jsonRpcError(415, JSON_RPC.serverError, `Unsupported Media Type: ${unsupportedCharsetMessage(bad.charset)}`)
         : jsonRpcError(400, JSON_RPC.parseError, `Parse error: the body is not valid ${bad.encoding}`);
     }
+    // Before anything is parsed: the SDK's schemas recurse, and a body nested thousands deep overflowed their stack into a 500.
+    const complex = jsonComplexity(read.text);
+    if (complex !== undefined) return complexRefusal(read.text, complex);
     let raw: unknown;
     try {
       raw = parseMessages(read.text);
@@ -733,6 +737,15 @@ function claimsModernRevision(body: unknown): boolean {
 function parseMessages(text: string): unknown {
   if (!text.includes("__proto__") && !text.includes("\\u")) return JSON.parse(text);
   return JSON.parse(text, (key, value: unknown) => (key === "__proto__" ? undefined : value));
+}
+
+/**
+ * A body past `LIMITS.clientJson` (`jsonComplexity`), answered without parsing it: `-32600` with the
+ * id read from its text, naming the bound in `data` as the other refusals by a bound do.
+ */
+function complexRefusal(text: string, problem: JsonComplexity): Response {
+  const error = { code: JSON_RPC.invalidRequest, message: `Invalid Request: the body ${jsonComplexityMessage(problem)}`, data: problem };
+  return new Response(`{"jsonrpc":"2.0","id":${readableId(text)},"error":${JSON.stringify(error)}}`, { status: 400, headers: { "Content-Type": "application/json" } });
 }
 
 /** A listen request past a bound: 429 (the caller's own) or 503 (the endpoint's), naming the bound. */
