@@ -644,6 +644,10 @@ export const LIMITS = {
      *  caller's own oldest is closed. An agent holds one; 1,000 leaves room for an office behind
      *  one NAT address, and a flood from one address stops at its own sessions. */
     maxSessionsPerCaller: 1_000,
+    /** Characters of a client's `clientInfo` name and version a session keeps (the SDK's server
+     *  holds them for the session's life; nothing here reads them): real ones are tens of
+     *  characters, and a 60 KB name kept by 10,000 sessions would be 600 MB (adversary round 60 F1). */
+    keptClientInfoChars: 256,
     /** How often idle sessions are swept. */
     sessionSweepMs: 60 * 1000,
     /** Open 2026-07-28 `subscriptions/listen` streams per endpoint; one more is answered 503 with

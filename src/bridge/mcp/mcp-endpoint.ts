@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, SUBSCRIPTION_ID_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, SUBSCRIPTION_ID_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
@@ -590,7 +590,7 @@ export class McpEndpoint {
     const traits = initializeTraits(initialize);
     const id = this.ids.mint(endpoint, principal, traits);
     const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, id);
-    const response = await transport.handleRequest(request, { parsedBody: initialize, authInfo });
+    const response = await transport.handleRequest(request, { parsedBody: keptInitialize(initialize, traits), authInfo });
     // The SDK refused the request (bad Accept header...): no session was opened, free the server.
     if (transport.sessionId === undefined) {
       await server.server.close();
@@ -806,6 +806,29 @@ function initializeTraits(message: Message): SessionTraits {
   const requested = params?.protocolVersion;
   const protocolVersion = typeof requested === "string" && SESSION_PROTOCOL_VERSIONS.includes(requested) ? requested : (SESSION_PROTOCOL_VERSIONS[0] as string);
   return { apps: rendersApps(params?.capabilities), protocolVersion };
+}
+
+/**
+ * The `initialize` a session's server is given: the client's, with its capabilities cut to what its
+ * traits carry (`traitCapabilities`, all the server acts on) and its `clientInfo` to a bounded name
+ * and version. The SDK's server keeps both for the session's life: 300 sessions from one address,
+ * each declaring 60 KB of capabilities made of 20,000 empty arrays, kept ~0.6 GB of small live
+ * objects that slowed every garbage collection, and other callers waited minutes (adversary round
+ * 60 F1). A sibling worker taking the session up declares the same cut capabilities, so the
+ * session is the same on every worker. A message the SDK's schema refuses is given as it came, for
+ * the SDK to answer (nothing of it is kept).
+ */
+function keptInitialize(message: Message, traits: SessionTraits): Message {
+  if (!isInitializeRequest(message)) return message;
+  const { name, version } = message.params.clientInfo;
+  const clientInfo = { name: boundedText(name), version: boundedText(version) };
+  return { ...message, params: { ...message.params, capabilities: traitCapabilities(traits), clientInfo } } as Message;
+}
+
+/** `text` cut to `LIMITS.bridge.keptClientInfoChars` characters (whole code points). */
+function boundedText(text: string): string {
+  const max = LIMITS.bridge.keptClientInfoChars;
+  return text.length <= max ? text : Array.from(text).slice(0, max).join("");
 }
 
 /** The capabilities a resumed session declares: those of its traits, as its client's `initialize` did. */
