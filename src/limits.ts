@@ -644,6 +644,10 @@ export const LIMITS = {
      *  caller's own oldest is closed. An agent holds one; 1,000 leaves room for an office behind
      *  one NAT address, and a flood from one address stops at its own sessions. */
     maxSessionsPerCaller: 1_000,
+    /** Characters of a client's `clientInfo` name and version a session keeps (the SDK's server
+     *  holds them for the session's life; nothing here reads them): real ones are tens of
+     *  characters, and a 60 KB name kept by 10,000 sessions would be 600 MB (adversary round 60 F1). */
+    keptClientInfoChars: 256,
     /** How often idle sessions are swept. */
     sessionSweepMs: 60 * 1000,
     /** Open 2026-07-28 `subscriptions/listen` streams per endpoint; one more is answered 503 with
@@ -1089,6 +1093,24 @@ export const LIMITS = {
     tokenCacheEntries: 10_000,
     /** How long a lost LISTEN connection waits before connecting again (nothing is cached meanwhile). */
     listenRetryMs: 1_000,
+  },
+  clientJson: {
+    /** Arrays and objects inside one another in JSON a client sends (an MCP message over HTTP or
+     *  stdio, an OAuth registration, a client's metadata document, a preview, feedback or relay
+     *  body), checked on the text before it is parsed (`json-complexity.ts`). `JSON.parse`
+     *  reads any depth, but the SDK's schemas (zod) and our own walkers recurse: a valid 60 KB
+     *  body nested 30,000 deep cost ten times a plain request's CPU, and from 2,000-3,000 levels
+     *  overflowed the stack into an HTTP 500 or a "Maximum call stack size exceeded" answer
+     *  (adversary round 60 F2/F3). MCP messages nest 5-8 levels, API bodies rarely past 20; 64
+     *  is far below what the walkers survive. */
+    maxDepth: 64,
+    /** JSON values (arrays, objects, strings, numbers, literals; member names not counted) in one
+     *  HTTP body of a client's. The body bound (`bridge.maxBodyBytes`) still let 64 KB hold 20,000
+     *  empty arrays, each a live object on the thread that answers everyone while the SDK's schemas
+     *  copy them (adversary round 60 F1). A tool call holds tens of values and a client's
+     *  capabilities a few dozen; 10,000 leaves an API request body passed to a tool room for a
+     *  few thousand fields. Not applied over stdio, whose one client stalls nobody but itself. */
+    maxValues: 10_000,
   },
   mcp: {
     /** Paths a shell result's provenance names: a `cat` of many pages names each, and past this

@@ -122,8 +122,11 @@ export function listen(bridge: Bridge, options: ListenOptions): Promise<RunningS
     // request's first byte, so an idle keep-alive connection is not cut by them.)
     const pipelined = new PipelinedAnswers();
     const deadlines = { requestTimeout: requestMs, headersTimeout: requestMs, connectionsCheckingInterval: Math.max(1, Math.ceil(requestMs / 10)) };
-    const server = createServer(deadlines, (req, res) => {
+    // Node answers an HTTP/1.1 request without `Host` itself, with an empty 400 (adversary round 60
+    // F4): it is left to `answerMissingHost`, which says why in the path's error shape.
+    const server = createServer({ ...deadlines, requireHostHeader: false }, (req, res) => {
       if (!pipelined.admit(req, res)) return;
+      if (missingHost(req)) return answerMissingHost(req, res);
       // Over this worker's share of the connections: this answer is the connection's last (connection-source.ts).
       if (options.connections?.overShare?.(req.socket) === true) pipelined.endWith(req, res);
       if (busy.has(req.socket)) return refuseBusy(req, res, cap.limit, bridge.trustProxy);
@@ -673,6 +676,25 @@ function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
   const path = req.url?.startsWith("/") === true ? (req.url.split("?")[0] ?? "/") : "/";
   const expect = String(req.headers.expect ?? "").slice(0, 100);
   const answer = errorForPath(path, 417, "expectation_failed", `Expect: ${JSON.stringify(expect)} is not supported; only 100-continue is`);
+  void answer.text().then((body) => {
+    res.shouldKeepAlive = false;
+    res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), "Content-Length": Buffer.byteLength(body), Connection: "close" });
+    res.end(body);
+  });
+}
+
+/** An HTTP/1.1 request without a `Host` header, which RFC 9112 (3.2) says a server must refuse with 400. */
+function missingHost(req: IncomingMessage): boolean {
+  return req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined;
+}
+
+/**
+ * Refuse a request without `Host` (`missingHost`) as Node's own check did, `400` and the connection
+ * closed, but with a body in the path's error shape, as `forbidden_host` is answered, naming why.
+ */
+function answerMissingHost(req: IncomingMessage, res: ServerResponse): void {
+  const path = req.url?.startsWith("/") === true ? (req.url.split("?")[0] ?? "/") : "/";
+  const answer = errorForPath(path, 400, "bad_request", "the request is HTTP/1.1 without a Host header (RFC 9112 section 3.2): Host header missing");
   void answer.text().then((body) => {
     res.shouldKeepAlive = false;
     res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), "Content-Length": Buffer.byteLength(body), Connection: "close" });

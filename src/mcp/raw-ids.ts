@@ -26,8 +26,8 @@ export function rawIds(text: string): string | undefined | (string | undefined)[
   }
 }
 
-/** The raw `id` of the object at `at.i`; `at.i` is left after it. */
-function objectId(text: string, at: { i: number }): string | undefined {
+/** The raw `id` (or member `name`) of the object at `at.i`; `at.i` is left after it. */
+function objectId(text: string, at: { i: number }, name = "id"): string | undefined {
   let id: string | undefined;
   at.i++;
   for (;;) {
@@ -38,7 +38,7 @@ function objectId(text: string, at: { i: number }): string | undefined {
     at.i = skipSpace(text, keyEnd) + 1;
     const start = skipSpace(text, at.i);
     at.i = skipValue(text, start);
-    if (key === "id") id = text.slice(start, at.i);
+    if (key === name) id = text.slice(start, at.i);
     at.i = skipSpace(text, at.i);
     if (text[at.i] !== ",") break;
     at.i++;
@@ -81,4 +81,28 @@ function skipValue(text: string, i: number): number {
     if (depth === 0) return i;
   }
   return i;
+}
+
+/**
+ * The id of the one message `text` holds, as JSON text to echo in an answer written without
+ * parsing it (a line too long to read whole, a body nested too deeply): the id as the client
+ * wrote it when it is a string or an integer that ends before the text does (a text cut short may
+ * end inside it), else `null` (JSON-RPC 2.0 section 5).
+ */
+export function readableId(text: string): string {
+  const raw = text.trimStart().startsWith("{") ? rawIds(text) : undefined;
+  if (typeof raw !== "string" || text.trimEnd().endsWith(raw)) return "null";
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value === "string" || (typeof value === "number" && Number.isInteger(value))) return raw;
+  } catch {
+    // Not an id a client can match: answered with null.
+  }
+  return "null";
+}
+
+/** The raw text of a top-level member `name` of the object `text` holds (the last one), or undefined. */
+export function rawMember(text: string, name: string): string | undefined {
+  const at = { i: skipSpace(text, 0) };
+  return text[at.i] === "{" ? objectId(text, at, name) : undefined;
 }

@@ -1,7 +1,9 @@
 import { type Readable, Transform } from "node:stream";
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import { jsonComplexity, jsonComplexityMessage, type JsonComplexity } from "../json-complexity.js";
+import { LIMITS } from "../limits.js";
 import { MESSAGE_ERRORS, paramsProblem, shapeProblem } from "./message-problems.js";
-import { rawIds } from "./raw-ids.js";
+import { rawIds, rawMember, readableId } from "./raw-ids.js";
 import { RefusalLog } from "./refusal-log.js";
 
 export interface StdioGuardOptions {
@@ -110,16 +112,7 @@ function headOf(pieces: readonly Buffer[]): string {
  * string, or an integer, not cut off where the kept bytes end), else null (JSON-RPC 2.0 section 5).
  */
 function refuseLong(options: Refuser, head: string, bytes: number): void {
-  const raw = head.trimStart().startsWith("{") ? rawIds(head) : undefined;
-  let id = "null";
-  if (typeof raw === "string" && !head.trimEnd().endsWith(raw)) {
-    try {
-      const value: unknown = JSON.parse(raw);
-      if (typeof value === "string" || (typeof value === "number" && Number.isInteger(value))) id = raw;
-    } catch {
-      // Not an id a client can match: answered with null.
-    }
-  }
+  const id = readableId(head);
   const text = `Invalid Request: the line is ${bytes} bytes long; a message over stdio may be at most ${MAX_LINE_BYTES} bytes`;
   options.stdout.write(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: MESSAGE_ERRORS.invalidRequest, message: text })}}\n`);
   options.refusals.refused(`MCP: refused request ${id}: ${MESSAGE_ERRORS.invalidRequest} ${text}`);
@@ -130,6 +123,12 @@ function checkedLine(raw: string, options: Refuser): string | undefined {
   let text = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
   if (text.startsWith("\uFEFF")) text = text.slice(1);
   if (text.trim() === "") return undefined;
+  // Only the depth here: a stdio server has one client, and more values stall nobody else.
+  const complex = jsonComplexity(text, STDIO_JSON_BOUNDS);
+  if (complex !== undefined) {
+    refuseComplex(options, text, complex);
+    return undefined;
+  }
   let message: unknown;
   try {
     message = JSON.parse(text);
@@ -155,6 +154,21 @@ function checkedLine(raw: string, options: Refuser): string | undefined {
     return undefined;
   }
   return text;
+}
+
+/** What stdio lines are held to (`LIMITS.clientJson`): the depth, which the SDK's schemas need. */
+const STDIO_JSON_BOUNDS = { maxDepth: LIMITS.clientJson.maxDepth, maxValues: Number.POSITIVE_INFINITY };
+
+/**
+ * Answer a line nested too deeply to parse (`jsonComplexity`), read as text: with its id when the
+ * line names one, and only logged when it names a method but no id (a notification).
+ */
+function refuseComplex(options: Refuser, text: string, problem: JsonComplexity): void {
+  const message = `Invalid Request: the line ${jsonComplexityMessage(problem)}`;
+  const id = readableId(text);
+  const notification = id === "null" && rawIds(text) === undefined && rawMember(text, "method") !== undefined;
+  if (!notification) options.stdout.write(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: MESSAGE_ERRORS.invalidRequest, message, data: problem })}}\n`);
+  options.refusals.refused(`MCP: refused ${notification ? "a notification" : `request ${id}`}: ${MESSAGE_ERRORS.invalidRequest} ${message}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,6 +81,28 @@ function send(origin: string, route: Route, headers: Record<string, string>, tar
   });
 }
 
+/**
+ * Send `route` as raw HTTP/1.1 without a `Host` header (`request` always writes one) and read the
+ * whole answer: its status, its `Connection` header and its body (JSON parsed).
+ */
+function sendWithoutHost(origin: string, route: Route): Promise<{ status: number; connection: string | undefined; body: unknown }> {
+  const url = new URL(origin);
+  const headers = Object.entries({ ...route.headers, "content-length": String(Buffer.byteLength(route.body ?? "")) }).map(([k, v]) => `${k}: ${v}\r\n`);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let raw = "";
+    socket.setEncoding("utf8").on("data", (t: string) => (raw += t));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = "", body = ""] = raw.split("\r\n\r\n");
+      const lines = head.split("\r\n");
+      const connection = lines.find((l) => l.toLowerCase().startsWith("connection:"))?.slice("connection:".length).trim();
+      resolve({ status: Number(lines[0]?.split(" ")[1]), connection, body: body === "" ? "" : (JSON.parse(body) as unknown) });
+    });
+    socket.end(`${route.method} ${route.path} HTTP/1.1\r\n${headers.join("")}\r\n${route.body ?? ""}`);
+  });
+}
+
 /** The site: the demo fixture and an image. */
 let site: string;
 let state: string;
@@ -149,6 +172,21 @@ describe.each(SERVERS)("$name on loopback", ({ argv, announced }) => {
       want[route.name] = {
         status: 403,
         body: route.path === "/mcp" ? { jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { reason: "forbidden_host" } } } : { error: { code: "forbidden_host", message } },
+      };
+    }
+    expect(got).toEqual(want);
+  });
+
+  it("answers an HTTP/1.1 request without Host with 400 bad_request on every route, in its error shape, and closes the connection (adversary round 60 F4: an empty 400)", async () => {
+    const got: Record<string, unknown> = {};
+    const want: Record<string, unknown> = {};
+    const message = "the request is HTTP/1.1 without a Host header (RFC 9112 section 3.2): Host header missing";
+    for (const route of ROUTES) {
+      got[route.name] = await sendWithoutHost(server.origin, route);
+      want[route.name] = {
+        status: 400,
+        connection: "close",
+        body: route.path === "/mcp" ? { jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { reason: "bad_request" } } } : { error: { code: "bad_request", message } },
       };
     }
     expect(got).toEqual(want);

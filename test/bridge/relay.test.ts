@@ -367,10 +367,10 @@ describe("POST /_svc/api/request", () => {
     }
   });
 
-  it("refuses a JSON body nested deeper than it can be sent (400, not 500)", async () => {
+  it("refuses a JSON body nested deeper than it can be sent, before parsing it (400, not 500)", async () => {
     const deep = `{"page":"/api-reference/t/create-user","method":"POST","url":"${local("/users")}","body":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
     const res = await fetch(relayUrl, { method: "POST", headers: { "content-type": "application/json" }, body: deep });
-    expect([res.status, await res.json()]).toEqual([400, { error: { code: "invalid_request", message: '"body": nested too deeply to send as JSON; send it as a string' } }]);
+    expect([res.status, await res.json()]).toEqual([400, { error: { code: "invalid_request", message: "the body nests arrays and objects more than 64 levels deep" } }]);
   });
 
   it("answers a page the caller may not read exactly as one that does not exist, before any playground rule", async () => {

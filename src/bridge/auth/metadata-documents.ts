@@ -2,6 +2,7 @@ import { LIMITS } from "../../limits.js";
 import type { ClientMetadata, RegisteredClient } from "../../store/state/state-store.js";
 import { descriptiveMembers, metadataDocumentSchema } from "./client-metadata.js";
 import { DocumentFetchError, type DocumentFetcher } from "./metadata-document-fetch.js";
+import { jsonComplexity, jsonComplexityMessage } from "../../json-complexity.js";
 import { OAuthError, OAuthErrorCode } from "./oauth-errors.js";
 import { checkRedirectUriForm } from "../../store/state/redirect-domains.js";
 
@@ -122,6 +123,9 @@ const SECRET_METHODS = ["client_secret_basic", "client_secret_post", "client_sec
 /** Check a fetched document and keep the metadata we use (draft 4, MCP "For Authorization Servers"). */
 function parseDocument(clientId: string, text: string): ClientMetadata {
   const fail = (reason: string): OAuthError => refusal(clientId, reason);
+  // A client's document is the client's input like a body (`LIMITS.clientJson`): refused before parsing.
+  const complex = jsonComplexity(text);
+  if (complex !== undefined) throw fail(`it ${jsonComplexityMessage(complex)}`);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

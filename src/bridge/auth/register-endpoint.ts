@@ -5,6 +5,7 @@ import { unsupportedCharsetMessage } from "../middleware/body-charset.js";
 import { noStoreJson } from "../middleware/http-errors.js";
 import { readRequestText } from "../middleware/read-body.js";
 import { applicationType, descriptiveMembers, metadataIssue, registrationSchema } from "./client-metadata.js";
+import { jsonComplexity, jsonComplexityMessage } from "../../json-complexity.js";
 import { OAuthError, OAuthErrorCode, RequestTooLargeError } from "./oauth-errors.js";
 import { checkRedirectUri } from "../../store/state/redirect-domains.js";
 
@@ -24,6 +25,9 @@ export async function handleRegistration(deps: BridgeDeps, request: Request): Pr
     const d = body.undecodable;
     throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, d.problem === "unsupported" ? unsupportedCharsetMessage(d.charset) : `the body is not valid ${d.encoding}`);
   }
+  // Before parsing: the registration schema recurses (`LIMITS.clientJson`).
+  const complex = jsonComplexity(body.text);
+  if (complex !== undefined) throw new OAuthError(OAuthErrorCode.InvalidClientMetadata, `the body ${jsonComplexityMessage(complex)}`);
   let raw: unknown;
   try {
     raw = JSON.parse(body.text);

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, SUBSCRIPTION_ID_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHandler, PROTOCOL_VERSION_META_KEY, SUBSCRIPTION_ID_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LIMITS } from "../../limits.js";
 import { createMcpServer } from "../../mcp/server.js";
 import { ANONYMOUS } from "../../vfs/access.js";
@@ -18,7 +18,8 @@ import { unsupportedCharsetMessage } from "../middleware/body-charset.js";
 import { connectionGone } from "../middleware/connection-gone.js";
 import { type AuthInfoWithContext, authInfoWithContext, bridgeContext, contextFromAuthInfo } from "../middleware/request-context.js";
 import { batchMemberProblem, paramsProblem, schemaProblem, shapeProblem } from "../../mcp/message-problems.js";
-import { rawIds } from "../../mcp/raw-ids.js";
+import { rawIds, readableId } from "../../mcp/raw-ids.js";
+import { jsonComplexity, jsonComplexityMessage, type JsonComplexity } from "../../json-complexity.js";
 import { toolArguments } from "../../mcp/tool-calls.js";
 import { APP_MIME_TYPE, UI_EXTENSION_ID, rendersApps } from "../../mcp/ui-extension.js";
 import { type BatchStep, type MessageCharge, runBatch } from "./batch-runner.js";
@@ -417,6 +418,9 @@ export class McpEndpoint {
         ? jsonRpcError(415, JSON_RPC.serverError, `Unsupported Media Type: ${unsupportedCharsetMessage(bad.charset)}`)
         : jsonRpcError(400, JSON_RPC.parseError, `Parse error: the body is not valid ${bad.encoding}`);
     }
+    // Before anything is parsed: the SDK's schemas recurse, and a body nested thousands deep overflowed their stack into a 500.
+    const complex = jsonComplexity(read.text);
+    if (complex !== undefined) return complexRefusal(read.text, complex);
     let raw: unknown;
     try {
       raw = parseMessages(read.text);
@@ -586,7 +590,7 @@ export class McpEndpoint {
     const traits = initializeTraits(initialize);
     const id = this.ids.mint(endpoint, principal, traits);
     const { server, transport } = await this.connect(endpoint, principal, owner, authInfo, id);
-    const response = await transport.handleRequest(request, { parsedBody: initialize, authInfo });
+    const response = await transport.handleRequest(request, { parsedBody: keptInitialize(initialize, traits), authInfo });
     // The SDK refused the request (bad Accept header...): no session was opened, free the server.
     if (transport.sessionId === undefined) {
       await server.server.close();
@@ -735,6 +739,15 @@ function parseMessages(text: string): unknown {
   return JSON.parse(text, (key, value: unknown) => (key === "__proto__" ? undefined : value));
 }
 
+/**
+ * A body past `LIMITS.clientJson` (`jsonComplexity`), answered without parsing it: `-32600` with the
+ * id read from its text, naming the bound in `data` as the other refusals by a bound do.
+ */
+function complexRefusal(text: string, problem: JsonComplexity): Response {
+  const error = { code: JSON_RPC.invalidRequest, message: `Invalid Request: the body ${jsonComplexityMessage(problem)}`, data: problem };
+  return new Response(`{"jsonrpc":"2.0","id":${readableId(text)},"error":${JSON.stringify(error)}}`, { status: 400, headers: { "Content-Type": "application/json" } });
+}
+
 /** A listen request past a bound: 429 (the caller's own) or 503 (the endpoint's), naming the bound. */
 function listenRefused(refusal: ListenRefusal, body: unknown): Response {
   const headers: Record<string, string> = refusal.status === 503 ? { "Retry-After": "60" } : {};
@@ -793,6 +806,29 @@ function initializeTraits(message: Message): SessionTraits {
   const requested = params?.protocolVersion;
   const protocolVersion = typeof requested === "string" && SESSION_PROTOCOL_VERSIONS.includes(requested) ? requested : (SESSION_PROTOCOL_VERSIONS[0] as string);
   return { apps: rendersApps(params?.capabilities), protocolVersion };
+}
+
+/**
+ * The `initialize` a session's server is given: the client's, with its capabilities cut to what its
+ * traits carry (`traitCapabilities`, all the server acts on) and its `clientInfo` to a bounded name
+ * and version. The SDK's server keeps both for the session's life: 300 sessions from one address,
+ * each declaring 60 KB of capabilities made of 20,000 empty arrays, kept ~0.6 GB of small live
+ * objects that slowed every garbage collection, and other callers waited minutes (adversary round
+ * 60 F1). A sibling worker taking the session up declares the same cut capabilities, so the
+ * session is the same on every worker. A message the SDK's schema refuses is given as it came, for
+ * the SDK to answer (nothing of it is kept).
+ */
+function keptInitialize(message: Message, traits: SessionTraits): Message {
+  if (!isInitializeRequest(message)) return message;
+  const { name, version } = message.params.clientInfo;
+  const clientInfo = { name: boundedText(name), version: boundedText(version) };
+  return { ...message, params: { ...message.params, capabilities: traitCapabilities(traits), clientInfo } } as Message;
+}
+
+/** `text` cut to `LIMITS.bridge.keptClientInfoChars` characters (whole code points). */
+function boundedText(text: string): string {
+  const max = LIMITS.bridge.keptClientInfoChars;
+  return text.length <= max ? text : Array.from(text).slice(0, max).join("");
 }
 
 /** The capabilities a resumed session declares: those of its traits, as its client's `initialize` did. */

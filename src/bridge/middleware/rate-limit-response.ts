@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { LIMITS } from "../../limits.js";
+import { jsonComplexity } from "../../json-complexity.js";
 import { type BridgeContext, type BridgeDeps, type BridgeEnv, clientIp } from "../context.js";
 import { callerAddress } from "./caller-address.js";
 import { ipPace } from "./ip-pace.js";
@@ -72,7 +73,8 @@ async function refusedMessages(c: BridgeContext): Promise<unknown> {
   if (c.req.method !== "POST" || (c.req.path !== PATHS.mcp && c.req.path !== PATHS.authedMcp)) return undefined;
   if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) return undefined;
   const read = await readBody(c, LIMITS.bridge.maxBodyBytes);
-  if (read.tooLarge || !("text" in read)) return undefined;
+  // A body the endpoint would refuse unparsed is answered with one error here too.
+  if (read.tooLarge || !("text" in read) || jsonComplexity(read.text) !== undefined) return undefined;
   try {
     return JSON.parse(read.text) as unknown;
   } catch {

@@ -1,3 +1,4 @@
+import { jsonComplexity, jsonComplexityMessage } from "../../json-complexity.js";
 import { ApiError } from "./api-error.js";
 import { decodeBody, unsupportedCharsetMessage } from "./body-charset.js";
 
@@ -34,6 +35,9 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     throw new ApiError(400, "invalid_json", `request body is not valid ${decoded.encoding}`);
   }
   const text = decoded.text;
+  // Before parsing: what reads the value after (zod schemas) recurses (`LIMITS.clientJson`).
+  const complex = jsonComplexity(text);
+  if (complex !== undefined) throw new ApiError(400, complex.reason === "json_depth" ? "json_too_deep" : "json_too_many_values", `request body ${jsonComplexityMessage(complex)}`);
   let value: unknown;
   try {
     value = JSON.parse(text);

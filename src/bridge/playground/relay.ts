@@ -17,6 +17,7 @@ import { type UpstreamAnswer, relayJsonStream, relayResponse } from "./relay-ans
 import { type RelayPlaceKeeper, RelayPlaces } from "./relay-places.js";
 import { isLocalHost, specialAddress } from "../middleware/address-policy.js";
 import { decodeBody, unsupportedCharsetMessage } from "../middleware/body-charset.js";
+import { jsonComplexity, jsonComplexityMessage } from "../../json-complexity.js";
 import { RelayRequest, type RelayResponse, renderKind } from "./relay-request.js";
 import { compileOperationPath, compileServer, hidesDotSegment, pathBelow, type ServerPattern, slashReadings, underServer } from "./server-match.js";
 
@@ -269,6 +270,9 @@ function readsAsAnother(page: ApiPageInfo, method: string, below: string): boole
   return false;
 }
 
+/** The relay's own body bound (1 MB) is for a pasted document: its values are not counted, its depth is (`LIMITS.clientJson`). */
+const RELAY_JSON_BOUNDS = { maxDepth: LIMITS.clientJson.maxDepth, maxValues: Number.POSITIVE_INFINITY };
+
 async function readInput(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().includes("application/json")) throw new RelayError(400, "invalid_request", "the body must be JSON (Content-Type: application/json)");
@@ -280,6 +284,9 @@ async function readInput(request: Request, maxBytes: number): Promise<unknown> {
     if (decoded.problem === "unsupported") throw new RelayError(415, "unsupported_media_type", unsupportedCharsetMessage(decoded.charset));
     throw new RelayError(400, "invalid_request", `the body is not valid ${decoded.encoding}`);
   }
+  // Depth only: a pasted API document may hold many values; what walks the parsed body recurses.
+  const complex = jsonComplexity(decoded.text, RELAY_JSON_BOUNDS);
+  if (complex !== undefined) throw new RelayError(400, "invalid_request", `the body ${jsonComplexityMessage(complex)}`);
   try {
     return JSON.parse(decoded.text);
   } catch {
