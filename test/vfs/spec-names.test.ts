@@ -232,7 +232,7 @@ describe("every way at once, over anonymous HTTP /mcp (round 59 F1)", () => {
 });
 
 describe("a spec edited into what is no spec while serving (round 59 F1)", () => {
-  it("keeps its last good pages, and its file leaves the filesystem until it is a spec again", async () => {
+  it("keeps its last good pages and the bytes they were made from (never the text now) until it is a spec again", async () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-spec-names-live-"));
     made.push(dir);
     const spec = 'openapi: 3.0.3\ninfo: {title: W, version: "1"}\npaths:\n  /widgets:\n    get:\n      summary: List widgets\n      responses: {"200": {description: ok}}\n';
@@ -255,10 +255,11 @@ describe("a spec edited into what is no spec while serving (round 59 F1)", () =>
     };
     try {
       expect(await ask()).toBe("/api-reference/list-widgets.mdx\n/api/openapi.yaml\n/index.mdx\n/skill.md\nopenapi: 3.0.3");
-      // Text that is no API description: the pages stay the last good ones, the file goes.
+      // Text that is no API description: the pages stay the last good ones, and so does the file
+      // they were made from (round 57 F4); the text now is never served.
       writeFileSync(join(dir, "api/openapi.yaml"), "DATABASE_PASSWORD=SECRET-MARKER\n");
       await runtime.applyChanges(["api/openapi.yaml"]);
-      expect(await ask()).toBe("/api-reference/list-widgets.mdx\n/index.mdx\n/skill.md\nhead: cannot open '/api/openapi.yaml' for reading: No such file or directory\n[exit code 1]");
+      expect(await ask()).toBe("/api-reference/list-widgets.mdx\n/api/openapi.yaml\n/index.mdx\n/skill.md\nopenapi: 3.0.3");
       // A link to a restricted page in its place: withdrawn, as a missing file, pages and all.
       unlinkSync(join(dir, "api/openapi.yaml"));
       symlinkSync("../internal/secret.mdx", join(dir, "api/openapi.yaml"));
