@@ -109,7 +109,7 @@ describe("serve (stdio) keeps variant times across restarts", () => {
       code: 0,
       answers: answers(T[0] as Date),
       stderr:
-        `svc-mcp: warning: the variant times kept in ${file} are not taken (not JSON (Unexpected token '\u0000', "\u0000garbage" is not valid JSON)): each reader class of a file with restricted parts is dated by the file's time until its bytes change\n` +
+        `svc-mcp: warning: the variant times kept in ${file} are not taken (not JSON (Unexpected token '\\x00', "\\x00garbage" is not valid JSON)): each reader class of a file with restricted parts is dated by the file's time until its bytes change\n` +
         serving(state),
     });
     // Written anew at the stop: the next start takes it.
