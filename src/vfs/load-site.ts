@@ -324,14 +324,11 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
           configFiles: configRead,
         });
   appendAll(diagnostics, (generated?.diagnostics ?? []));
-  // A spec file is mounted once it has loaded as an API description (with no API reference, none
-  // has): a file named as a spec whose text is none (a page, a secret) stays out of the filesystem.
+  // A spec file is mounted once it loads as an API description (never a page or secret named as
+  // one), and a kept spec as the bytes its pages were made from, never its text now (`mountKeptSpecs`).
   for (const [path, file] of specFiles) if (loadedAsSpec(generated?.cache, path.slice(1))) files.set(path, file);
-  // A kept spec (its text now broken, emptied, gone or no spec) is mounted over that with the bytes
-  // its pages were made from, which were a spec: the text now is never served through it.
   if (generated !== undefined) mountKeptSpecs(generated.cache, specs.filter((s) => !ignore.ignores(s.source)), files, specFiles, previous?.site.files, (source) => (specs.find((s) => s.source === source)?.frontMatter === true ? namingPagesAccess(source, frontMatterSpecs, files) : {}));
-  // The files specs' `$ref`s read are parts of specs, pruned per reader as the spec is: no link
-  // may serve them as written either (finding 46).
+  // Files specs' `$ref`s read are parts of specs, pruned per reader: no link serves them as written (finding 46).
   const refFiles = new Set<string>();
   for (const { result } of generated?.cache.specs.values() ?? []) for (const d of result.refDecisions ?? []) if ("rel" in d) refFiles.add(d.rel);
   withdrawConfigLinks(refFiles, links, { files, pages, shadowed }, diagnostics);
