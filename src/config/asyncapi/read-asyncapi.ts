@@ -74,7 +74,9 @@ function readV3(doc: Obj): AsyncChannel[] {
       // Dereferencing keeps identity: the operation's channel is the same object as this one.
       if (op.channel !== ch) continue;
       const written = Array.isArray(op.messages) ? op.messages.filter(isObj) : [];
-      const messages = written.map((m, i) => readMessage(m, `message${i + 1}`));
+      // A message without `name` is called by its key in the channel's map, as the channel's
+      // own list calls it (`$ref: '#/channels/x/messages/event'` is `event`), never `message1`.
+      const messages = written.map((m, i) => readMessage(m, keyOf(ch.messages, m) ?? byObject.get(m)?.[0]?.name ?? `message${i + 1}`));
       ops.push(operation(opId, str(op.action) ?? "", op, messages.length > 0 ? messages : readMessageMap(ch.messages), carried(op, ch, byObject)));
     }
     const servers = Array.isArray(ch.servers) ? ch.servers.map((s) => serverNames.get(s)).filter((n): n is string => n !== undefined) : [];
@@ -146,6 +148,11 @@ function readV2Message(m: unknown): AsyncMessage[] {
   if (!isObj(m)) return [];
   if (Array.isArray(m.oneOf)) return m.oneOf.filter(isObj).map((x, i) => readMessage(x, `message${i + 1}`));
   return [readMessage(m, "message")];
+}
+
+/** The key a message object is held under in a channel's `messages` map (identity kept by dereferencing). */
+function keyOf(messages: unknown, m: Obj): string | undefined {
+  return isObj(messages) ? Object.entries(messages).find(([, v]) => v === m)?.[0] : undefined;
 }
 
 function readMessageMap(messages: unknown, byObject?: Map<Obj, AsyncMessage[]>): AsyncMessage[] {
