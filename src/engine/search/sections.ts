@@ -2,6 +2,7 @@ import { decodeHTML } from "entities";
 import { fillCodeSpans, holeCodeSpans } from "./code-span-holes.js";
 import { diagramText } from "./diagram-text.js";
 import { linkTexts } from "./link-texts.js";
+import { mathSpanAt, mathText } from "./math-text.js";
 import { VisibilityLines } from "../../config/visibility.js";
 import { customHeadingId, headingLine } from "./heading-line.js";
 import { OpenMarkup } from "./open-markup.js";
@@ -595,6 +596,11 @@ function stripTags(s: string): string {
       const end = s.indexOf("-->", next + 4);
       out += " ";
       i = end === -1 ? n : end + 3;
+    } else if (ch === "$") {
+      // TeX math (`$u_{target}$`, `$$\frac{a}{b}$$`): its braces are groups, not expressions.
+      const math = mathSpanAt(s, next);
+      out += math === undefined ? "$" : mathText(s.slice(math.from, math.to));
+      i = math === undefined ? next + 1 : math.end;
     } else if (ch === "{") {
       // A JSX expression or comment: `{/* ... */}`, `{props.x}`.
       const end = braces.close(next);
@@ -692,7 +698,7 @@ const MARKUP_RE = /(\\[!-/:-@[-`{-~])|`+|\*\*|__|~~/g;
 function nextSpecial(s: string, from: number): number {
   for (let j = from; j < s.length; j++) {
     const c = s.charCodeAt(j);
-    if (c === 60 || c === 123 || c === 96) return j;
+    if (c === 60 || c === 123 || c === 96 || c === 36) return j;
   }
   return -1;
 }

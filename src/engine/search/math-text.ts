@@ -1,0 +1,86 @@
+/**
+ * LaTeX math as searchable text. Mintlify renders `$...$` (inline) and `$$...$$` (block) as math
+ * (remark-math: "Use single dollar signs for inline mathematical expressions"), so the braces in
+ * `\mathrm{maxLIF}` or `u_{target}` are TeX groups, not JSX expressions. Read as expressions they
+ * were dropped with their words, and the TeX command names stayed as words: Berachain's
+ * liquidation formula was indexed as `\mathrm = \min \left( \mathrm ,\ \frac \right)`. What a
+ * reader sees of a formula is its symbols and names: groups keep their text, commands go
+ * (operator names such as `\min` read as the word), escaped characters are the characters.
+ */
+
+/** Commands KaTeX prints as the word itself (`\min` is "min"); every other command is markup or a symbol. */
+const OPERATOR_NAMES = new Set(["min", "max", "log", "ln", "exp", "sin", "cos", "tan", "lim", "det", "gcd", "sup", "inf", "arg", "mod", "deg", "dim", "ker", "sec", "csc", "cot"]);
+
+/** Characters a backslash writes as themselves in TeX (`\{`, `\_`, `\%`). */
+const ESCAPED_LITERALS = "{}_%$&#";
+
+/** The longest math span read (a block of formulas rarely passes a few KB; an unclosed `$$` must not scan a whole page). */
+const MAX_SPAN = 8_000;
+
+/**
+ * The math span opened by the `$` run at `at`: `$...$` on one line, `$$...$$` over lines within a
+ * paragraph; undefined when none closes it, or when its text holds no TeX group or command
+ * (`$5 and $10` reads the same either way, so prose with prices is left exactly as it was).
+ */
+export function mathSpanAt(s: string, at: number): { readonly from: number; readonly to: number; readonly end: number } | undefined {
+  let n = 0;
+  while (s.charCodeAt(at + n) === 36 /* $ */) n++;
+  if (n > 2) return undefined;
+  const limit = Math.min(s.length, at + n + MAX_SPAN);
+  for (let j = at + n; j < limit; j++) {
+    const c = s.charCodeAt(j);
+    if (c === 92 /* \ */) {
+      j++;
+      continue;
+    }
+    if (c === 10 /* \n */ && (n === 1 || s.charCodeAt(j + 1) === 10)) return undefined;
+    if (c !== 36) continue;
+    let run = 0;
+    while (s.charCodeAt(j + run) === 36) run++;
+    if (run !== n) {
+      j += run - 1;
+      continue;
+    }
+    if (j === at + n) return undefined;
+    const body = s.slice(at + n, j);
+    return /[\\{}]/.test(body) ? { from: at + n, to: j, end: j + n } : undefined;
+  }
+  return undefined;
+}
+
+/** A formula's TeX as the words and symbols a reader sees, with a space on each side. */
+export function mathText(tex: string): string {
+  let out = "";
+  // Per open group: whether it is a subscript's or superscript's (`u_{target}` reads `u_target`).
+  const joined: boolean[] = [];
+  for (let j = 0; j < tex.length; j++) {
+    const c = tex.charCodeAt(j);
+    if (c === 92 /* \ */) {
+      let k = j + 1;
+      while (k < tex.length && isLetter(tex.charCodeAt(k))) k++;
+      if (k > j + 1) {
+        const name = tex.slice(j + 1, k);
+        // A command right after `_` or `^` wraps the subscript (`u_{\text{target}}` is `u_target`).
+        const last = out.charCodeAt(out.length - 1);
+        out += OPERATOR_NAMES.has(name) ? ` ${name} ` : last === 95 || last === 94 ? "" : " ";
+        j = k - 1;
+      } else if (j + 1 < tex.length) {
+        const e = tex[j + 1] as string;
+        out += ESCAPED_LITERALS.includes(e) ? e : " ";
+        j++;
+      }
+    } else if (c === 123 /* { */) {
+      const last = out.charCodeAt(out.length - 1);
+      const sub = last === 95 /* _ */ || last === 94; /* ^ */
+      joined.push(sub);
+      if (!sub) out += " ";
+    } else if (c === 125 /* } */) {
+      if (joined.pop() !== true) out += " ";
+    } else out += tex[j];
+  }
+  return ` ${out} `;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
