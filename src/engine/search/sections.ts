@@ -2,7 +2,7 @@ import { decodeHTML } from "entities";
 import { fillCodeSpans, holeCodeSpans } from "./code-span-holes.js";
 import { diagramText } from "./diagram-text.js";
 import { linkTexts } from "./link-texts.js";
-import { mathSpanAt, mathText } from "./math-text.js";
+import { MathSpans, mathText } from "./math-text.js";
 import { VisibilityLines } from "../../config/visibility.js";
 import { customHeadingId, headingLine } from "./heading-line.js";
 import { OpenMarkup } from "./open-markup.js";
@@ -568,6 +568,7 @@ export function inlineToPlainText(text: string): string {
 function stripTags(s: string): string {
   const braces = new BraceMatches(s);
   const spans = new CodeSpans(s);
+  const maths = new MathSpans(s);
   let out = "";
   let i = 0;
   const n = s.length;
@@ -598,9 +599,11 @@ function stripTags(s: string): string {
       i = end === -1 ? n : end + 3;
     } else if (ch === "$") {
       // TeX math (`$u_{target}$`, `$$\frac{a}{b}$$`): its braces are groups, not expressions.
-      const math = mathSpanAt(s, next);
-      out += math === undefined ? "$" : mathText(s.slice(math.from, math.to));
-      i = math === undefined ? next + 1 : math.end;
+      // A run of `$` that opens no formula is read whole, never again from its second `$`.
+      const math = maths.at(next);
+      const run = math === undefined ? maths.runLength(next) : 0;
+      out += math === undefined ? s.slice(next, next + run) : mathText(s.slice(math.from, math.to));
+      i = math === undefined ? next + run : math.end;
     } else if (ch === "{") {
       // A JSX expression or comment: `{/* ... */}`, `{props.x}`.
       const end = braces.close(next);
