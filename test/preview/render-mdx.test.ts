@@ -144,3 +144,19 @@ describe("renderFindings (check)", () => {
     ]);
   });
 });
+
+/**
+ * TeX math as Mintlify renders it (`$...$`, `$$...$$`; Berachain's formulas): its braces are TeX
+ * groups. Read as JSX expressions, `\frac{1}{(1 - \beta)}` made the whole page "not valid MDX"
+ * (acorn could not parse `(1 - \beta)`), so its components showed as text with a problem the
+ * platform never has. The preview shows a formula's source, as it does `<Latex>`'s.
+ */
+describe("TeX math", () => {
+  it("is math, not expressions: shown as its source, and the page is valid MDX", () => {
+    const r = renderMdx("The factor:\n\n$$\n\\frac{1}{(1 - \\beta)}\n$$\n\nand $u_{\\text{target}}$ in <Badge>beta</Badge>, for $5.\n", { filePath: "/guides/page.mdx" });
+    expect([r.html, r.problem]).toEqual([
+      '<p>The factor:</p>\n<pre><code class="language-math math-display">\\frac{1}{(1 - \\beta)}</code></pre>\n<p>and <code class="language-math math-inline">u_{\\text{target}}</code> in <span class="badge" data-component="Badge">beta</span>, for $5.</p>',
+      undefined,
+    ]);
+  });
+});

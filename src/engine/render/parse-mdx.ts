@@ -1,5 +1,6 @@
 import type { Root } from "mdast";
 import remarkGfm from "remark-gfm";
+import remarkMath from "remark-math";
 import remarkMdx from "remark-mdx";
 import remarkParse from "remark-parse";
 import { unified } from "unified";
@@ -29,8 +30,10 @@ export interface ParsedMdx {
   readonly problem?: ParseProblem;
 }
 
-/** MDX as the hosted platform reads pages (GitHub-flavoured Markdown, JSX, expressions, ESM). */
-const MDX = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).freeze();
+/** MDX as the hosted platform reads pages (GitHub-flavoured Markdown, JSX, expressions, ESM, and
+ *  TeX math in `$...$` and `$$...$$`, whose braces are TeX groups: read as expressions, a formula
+ *  such as `\frac{1}{(1 - \beta)}` made the whole page "not valid MDX"). */
+const MDX = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkMath).freeze();
 /** CommonMark with GitHub's extensions: what a page that is not valid MDX, and an API description, is read as. */
 const MARKDOWN = unified().use(remarkParse).use(remarkGfm).freeze();
 
