@@ -1,3 +1,5 @@
+import { parse } from "node:path";
+
 /**
  * What a CLI command may touch: its output streams, working folder and environment. Passed in
  * (never read from globals) so every command runs in-process in tests.
@@ -30,8 +32,32 @@ export class CliError extends Error {
   }
 }
 
+/** Set by the `--workers` primary for its worker processes: the folder the command was run in
+ *  (each process starts in the file system's root, as the primary left it: `leaveWorkingFolder`). */
+export const LAUNCH_CWD_ENV = "SVC_MCP_LAUNCH_CWD";
+
+/**
+ * The folder the command was run in, read once; the process then works from the file system's
+ * root. A server started inside its docs folder (`cd docs && svc-mcp serve`) outlives that folder
+ * when a deploy renames another over it (`mv release2 docs`): every worker thread started after
+ * (the docs shell's, the page renderer's, the analysis workers') failed with `ENOENT: uv_cwd` as
+ * Node resolved its working folder, and the shell and HTML pages answered "could not start" until
+ * a restart (adversary round 61 F1). Every path a command uses is resolved against the folder
+ * read here (`CliIO.cwd`), never against the process's.
+ */
+function leaveWorkingFolder(): string {
+  const cwd = process.env[LAUNCH_CWD_ENV] ?? process.cwd();
+  try {
+    process.chdir(parse(cwd).root);
+  } catch {
+    // The folder stays as it was: only a replaced docs root then costs the workers.
+  }
+  return cwd;
+}
+
 /** The IO of the real process. */
 export function processIO(): CliIO {
+  const cwd = leaveWorkingFolder();
   // The handlers are installed when a command first asks for the signal, once it has something
   // to drain (a server listening): before that, SIGINT or SIGTERM ends the process at once, as
   // by default, so Ctrl-C while a large site loads stops it there, not after the load.
@@ -50,7 +76,7 @@ export function processIO(): CliIO {
   return {
     stdout: (text) => void (stdoutOpen && process.stdout.write(text)),
     stderr: (text) => void process.stderr.write(text),
-    cwd: process.cwd(),
+    cwd,
     env: process.env,
     columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     get stopSignal() {

@@ -15,7 +15,7 @@ import { MediaTurnLedger, RemoteMediaTurns, type TurnKind } from "../bridge/web/
 import { answerSiteSessionRequest, RemoteSiteSessions, SiteSessions } from "../bridge/web/site-sessions.js";
 import { LIMITS } from "../limits.js";
 import { plural } from "./diagnostics-summary.js";
-import type { CliIO } from "./io.js";
+import { type CliIO, LAUNCH_CWD_ENV } from "./io.js";
 import { type HttpServeArgs, httpSettings, type WorkerRole } from "./serve-http.js";
 import { httpWorkerEnv, httpWorkerExecArgv, SIZED_YOUNG_GENERATION_ENV } from "./worker-heap.js";
 import { CONNECTION_MESSAGE, ConnectionHandout, handedConnections, type ListenReply, type WorkerChannel } from "./connection-handout.js";
@@ -254,7 +254,7 @@ function workerLaunch(io: CliIO): { execArgv: string[]; env: Record<string, stri
   const execArgv = httpWorkerExecArgv(process.execArgv, io.env.NODE_OPTIONS);
   // Sized here (not by the operator): the worker gives its other threads V8's default back (`threadsTakeDefaultYoungGeneration`).
   const sized: Record<string, string> = execArgv.length > process.execArgv.length ? { [SIZED_YOUNG_GENERATION_ENV]: "1" } : {};
-  return { execArgv, env: { [WORKER_ENV]: "1", ...sized, ...httpWorkerEnv(io.env) } };
+  return { execArgv, env: { [WORKER_ENV]: "1", [LAUNCH_CWD_ENV]: io.cwd, ...sized, ...httpWorkerEnv(io.env) } };
 }
 
 /**
