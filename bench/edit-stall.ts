@@ -52,7 +52,17 @@ const page = pages[Math.floor(pages.length / 2)] as string;
 const pagePath = `/${page.replace(/\.mdx$/, "")}`;
 const client = new Client({ name: "edit-stall", version: "1" });
 const started = performance.now();
-await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--expose-gc", ...(profile !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), bin, "serve", "--dir", root, "--state", mkdtempSync(join(tmpdir(), "edit-stall-state-"))], stderr: "ignore" }));
+const transport = new StdioClientTransport({ command: process.execPath, args: ["--expose-gc", ...(profile !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), bin, "serve", "--dir", root, "--state", mkdtempSync(join(tmpdir(), "edit-stall-state-"))], stderr: "pipe" });
+// The server's log, kept for when it ends before the bench does (then the bench stops, saying so).
+const log: string[] = [];
+transport.stderr?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+let closing = false;
+client.onclose = () => {
+  if (closing) return;
+  console.error(`the server ended during the bench; its log:\n${log.join("").slice(-4000)}`);
+  process.exit(1);
+};
+await client.connect(transport);
 let tools = (await client.listTools()).tools.map((t) => t.name);
 let search = tools.find((t) => t.startsWith("search")) as string;
 let shell = tools.find((t) => t.startsWith("query_docs_filesystem")) as string;
@@ -140,5 +150,6 @@ const out: Record<string, number>[] = [];
 const runs = kind === "folder" ? 1 : edits;
 for (let i = 0; i < runs; i++) out.push(kind === "page" ? await pageEdit(i) : await wholeEdit(i));
 console.log(JSON.stringify({ site, case: kind, pages: pages.length, ...(kind === "folder" ? { removed } : {}), readyMs: Math.round(ready), edits: out }));
+closing = true;
 await client.close();
 rmSync(root, { recursive: true, force: true });
