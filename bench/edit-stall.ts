@@ -1,31 +1,48 @@
 /**
- * How long a one-line edit of one page holds every caller of a large site: serve a copy of SITE
- * over stdio with the official SDK client, answer a first search and a first shell command, then
- * append a line with a new word to one page EDITS times; after each save, ping without pause until
- * a search finds the word, then run one shell command. Prints, per edit, the longest ping, when the
- * word was searchable and the shell command's time.
+ * How long an edit holds every caller of a large site: serve a copy of SITE over stdio with the
+ * official SDK client, answer a first search and a first shell command, then make the edit of
+ * CASE EDITS times.
  *
- *   npx tsx bench/edit-stall.ts SITE [--edits N] [--bin path/to/bin/svc-mcp.js] [--cpu-prof DIR]
+ *   npx tsx bench/edit-stall.ts SITE [--case page|docs-json|folder] [--edits N] [--folder REL]...
+ *     [--bin path/to/bin/svc-mcp.js] [--cpu-prof DIR]
+ *
+ * `page` (the default): append a line with a new word to one page; after each save, ping without
+ * pause until a search finds the word, then run one shell command. Prints, per edit, the longest
+ * ping, when the word was searchable and the shell command's time.
+ *
+ * `docs-json` and `folder` are whole reloads: docs.json saved again with the site's name changed
+ * (the whole file written at once, as an editor saves it), or the folders named by `--folder`
+ * removed (default: every top-level folder but the first, with their pages). From the save until
+ * the edit is served (`tools/list_changed` for the new name,
+ * `ls /` no longer listing the folders once `rm -rf` is done), four callers ask without pause, each its own
+ * request: `ping`, `ls /`, `cat` of a page that stays, and a small search. Prints, per edit, each
+ * one's longest answer and how many it got, and when the notification came. A `docs-json` edit
+ * alternates the name, so every edit is a change.
  *
  * SITE: a large generated site (`npx tsx bench/large-site.ts versioned OUT`) or a real one.
  */
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fg from "fast-glob";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
 };
+const options = (name: string): string[] => args.flatMap((a, i) => (a === name && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
 const bin = option("--bin") ?? new URL("../bin/svc-mcp.js", import.meta.url).pathname;
 const edits = Number(option("--edits") ?? "3");
 const profile = option("--cpu-prof");
+const kind = option("--case") ?? "page";
 const site = args[0];
-if (site === undefined || site.startsWith("--")) throw new Error("usage: edit-stall.ts SITE [--edits N] [--bin BIN]");
+if (site === undefined || site.startsWith("--")) throw new Error("usage: edit-stall.ts SITE [--case page|docs-json|folder] [--edits N] [--folder REL]... [--bin BIN]");
+if (!["page", "docs-json", "folder"].includes(kind)) throw new Error(`unknown case ${kind}: page, docs-json or folder`);
 
 const root = mkdtempSync(join(tmpdir(), "edit-stall-"));
 cpSync(site, root, { recursive: true });
@@ -35,17 +52,27 @@ const page = pages[Math.floor(pages.length / 2)] as string;
 const pagePath = `/${page.replace(/\.mdx$/, "")}`;
 const client = new Client({ name: "edit-stall", version: "1" });
 const started = performance.now();
-await client.connect(new StdioClientTransport({ command: process.execPath, args: ["--expose-gc", ...(profile !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), bin, "serve", "--dir", root, "--state", mkdtempSync(join(tmpdir(), "edit-stall-state-"))], stderr: "ignore" }));
-const tools = (await client.listTools()).tools.map((t) => t.name);
-const search = tools.find((t) => t.startsWith("search")) as string;
-const shell = tools.find((t) => t.startsWith("query_docs_filesystem")) as string;
+const transport = new StdioClientTransport({ command: process.execPath, args: ["--expose-gc", ...(profile !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []), bin, "serve", "--dir", root, "--state", mkdtempSync(join(tmpdir(), "edit-stall-state-"))], stderr: "pipe" });
+// The server's log, kept for when it ends before the bench does (then the bench stops, saying so).
+const log: string[] = [];
+transport.stderr?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+let closing = false;
+client.onclose = () => {
+  if (closing) return;
+  console.error(`the server ended during the bench; its log:\n${log.join("").slice(-4000)}`);
+  process.exit(1);
+};
+await client.connect(transport);
+let tools = (await client.listTools()).tools.map((t) => t.name);
+let search = tools.find((t) => t.startsWith("search")) as string;
+let shell = tools.find((t) => t.startsWith("query_docs_filesystem")) as string;
 const text = async (name: string, a: Record<string, unknown>): Promise<string> => ((await client.callTool({ name, arguments: a })) as { content: { text: string }[] }).content[0]?.text ?? "";
 await text(search, { query: "how do I configure the agent's memory when running several tasks in parallel?" });
 await text(shell, { command: "ls / | head -3" });
 const ready = performance.now() - started;
 
-const out: { edit: number; worstPingMs: number; searchableAfterMs: number; shellMs: number }[] = [];
-for (let i = 0; i < edits; i++) {
+/** Per edit of a page: the longest ping until the word is searchable, then a shell command. */
+async function pageEdit(i: number): Promise<Record<string, number>> {
   const word = `zebramarker${i}q`;
   const t0 = performance.now();
   appendFileSync(join(root, page), `\n${word} one more line.\n`);
@@ -60,8 +87,69 @@ for (let i = 0; i < edits; i++) {
   }
   const s = performance.now();
   await text(shell, { command: `grep -c ${word} /${page}` });
-  out.push({ edit: i, worstPingMs: Math.round(worst), searchableAfterMs: Math.round(found), shellMs: Math.round(performance.now() - s) });
+  return { edit: i, worstPingMs: Math.round(worst), searchableAfterMs: Math.round(found), shellMs: Math.round(performance.now() - s) };
 }
-console.log(JSON.stringify({ site, pages: pages.length, readyMs: Math.round(ready), edits: out }));
+
+let notified: (() => void) | undefined;
+client.setNotificationHandler(ToolListChangedNotificationSchema, () => notified?.());
+const folders = options("--folder");
+const removed = folders.length > 0 ? folders : readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort().slice(1);
+// The page `cat` reads stays through the edits: in the first folder, which is never removed.
+const kept = pages.find((p) => !removed.some((f) => p.startsWith(`${f}/`))) as string;
+const config = readFileSync(join(root, "docs.json"), "utf8");
+
+/** Per whole reload: each caller's longest answer from the save until the edit is served. */
+async function wholeEdit(i: number): Promise<Record<string, number>> {
+  const changed = new Promise<void>((resolve) => (notified = resolve));
+  let done = false;
+  const t0 = performance.now();
+  // Removed by another process (`rm -rf`, file by file as an author's would), so that the callers
+  // ask meanwhile; the edit is applied once `rm` is done and `ls /` lists none of the folders.
+  const gone = kind === "folder" ? new Promise<void>((resolve) => execFile("rm", ["-rf", ...removed.map((f) => join(root, f))], () => resolve())) : undefined;
+  if (kind !== "folder") {
+    const json = JSON.parse(config) as { name: string };
+    writeFileSync(join(root, "docs.json"), JSON.stringify({ ...json, name: i % 2 === 0 ? `${json.name} edited` : json.name }, null, 2));
+  }
+  const caller = async (ask: () => Promise<unknown>): Promise<{ worst: number; answers: number }> => {
+    let worst = 0;
+    let answers = 0;
+    while (!done) {
+      const s = performance.now();
+      // The old tool names are refused once the new name serves (until the notification): an answer too.
+      await ask().catch(() => undefined);
+      worst = Math.max(worst, performance.now() - s);
+      answers++;
+    }
+    return { worst: Math.round(worst), answers };
+  };
+  const asking = [
+    caller(() => client.ping()),
+    caller(() => text(shell, { command: "ls /" })),
+    caller(() => text(shell, { command: `cat /${kept} | head -5` })),
+    caller(() => text(search, { query: "configure the storefront", pageSize: 3 })),
+  ];
+  if (gone !== undefined) {
+    await gone;
+    const listed = async (): Promise<boolean> => {
+      const names = (await text(shell, { command: "ls /" })).split(/\s+/);
+      return removed.some((f) => names.includes(f));
+    };
+    while ((await listed()) && performance.now() - t0 < 600_000) await new Promise((resolve) => setTimeout(resolve, 20));
+  } else await Promise.race([changed, new Promise((resolve) => setTimeout(resolve, 600_000))]);
+  const appliedMs = Math.round(performance.now() - t0);
+  done = true;
+  const [ping, ls, cat, find] = await Promise.all(asking);
+  // The name changed: the tools have new names.
+  tools = (await client.listTools()).tools.map((t) => t.name);
+  search = tools.find((t) => t.startsWith("search")) as string;
+  shell = tools.find((t) => t.startsWith("query_docs_filesystem")) as string;
+  return { edit: i, appliedMs, worstPingMs: ping!.worst, worstLsMs: ls!.worst, worstCatMs: cat!.worst, worstSearchMs: find!.worst, answers: ping!.answers + ls!.answers + cat!.answers + find!.answers };
+}
+
+const out: Record<string, number>[] = [];
+const runs = kind === "folder" ? 1 : edits;
+for (let i = 0; i < runs; i++) out.push(kind === "page" ? await pageEdit(i) : await wholeEdit(i));
+console.log(JSON.stringify({ site, case: kind, pages: pages.length, ...(kind === "folder" ? { removed } : {}), readyMs: Math.round(ready), edits: out }));
+closing = true;
 await client.close();
 rmSync(root, { recursive: true, force: true });

@@ -352,6 +352,11 @@ export const LIMITS = {
      *  answered between them (`DocsRuntime`): long enough that the pauses cost nothing (a few
      *  microseconds each), short enough that `tools/list` during the build waits no longer. */
     indexSliceMs: 10,
+    /** A reload (a docs.json edit, a folder of thousands of pages removed) builds the new
+     *  snapshot aside in slices of this much time, callers answered from the last good one between
+     *  them (`ReloadSlices`): at 25,000 pages its reads alone held every caller 1-2 s (adversary
+     *  F5). As `indexSliceMs`: the pauses cost microseconds, a caller waits a slice at most. */
+    reloadSliceMs: 10,
     /** While the search index of a site of more pages than this is built, a progress line on
      *  stderr at each `progressSteps`-th part of its pages: a server that takes seconds to be
      *  ready says so rather than looking hung. Counted in pages, never timed, so that what stderr
