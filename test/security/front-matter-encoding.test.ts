@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/limits.js";
 import { runCli } from "../helpers/cli.js";
 
 const PAYROLL = "---\ntitle: Payroll\ngroups: [staff]\n---\n\nThe salary table is CONFIDENTIAL.\n";
@@ -84,5 +85,23 @@ describe("a restricted page whose front matter is not plain UTF-8 at its first b
       "",
     ].join("\n"),
     );
+  });
+});
+
+describe("the same site on the reading threads' path (`LIMITS.load.readAheadFrom` pages or more)", () => {
+  let big = "";
+  beforeAll(() => {
+    big = mkdtempSync(join(tmpdir(), "fm-encoding-big-"));
+    writeFileSync(join(big, "docs.json"), JSON.stringify({ name: "Shapes", navigation: { groups: [{ group: "All", pages: ["index"] }] } }));
+    writeFileSync(join(big, "index.mdx"), "---\ntitle: Home\n---\n\nWelcome.\n");
+    mkdirSync(join(big, "filler"));
+    for (let i = 0; i < LIMITS.load.readAheadFrom; i++) writeFileSync(join(big, `filler/p${i}.mdx`), `---\ntitle: Filler ${i}\n---\n\nText — ${i}.\n`);
+    for (const [name, bytes] of Object.entries(SHAPES)) writeFileSync(join(big, `${name}.mdx`), bytes);
+  });
+  afterAll(() => rmSync(big, { recursive: true, force: true }));
+
+  it("shows the anonymous reader none of them, and staff those whose front matter was read", async () => {
+    expect((await runCli(["fs", "grep -rl CONFIDENTIAL / ; echo done"], { cwd: big })).stdout).toBe("done\n");
+    expect((await runCli(["fs", "--groups", "staff", "grep -rl CONFIDENTIAL /"], { cwd: big })).stdout).toBe("/blank-line.mdx\n/bom-inside.mdx\n/tab.mdx\n/two-boms.mdx\n");
   });
 });
