@@ -2,6 +2,8 @@ import { createRequire } from "node:module";
 import type matterType from "gray-matter";
 import { LIMITS } from "../limits.js";
 import { expandedSize } from "./expanded-size.js";
+import { BOM_INSIDE, frontMatterLead, frontMatterLeadWarning } from "./frontmatter-lead.js";
+import { wideEncoding } from "./text-encoding.js";
 import { isStackOverflow } from "./stack-overflow.js";
 
 /**
@@ -99,7 +101,10 @@ function matterOf(text: string): { data: unknown; content: string } {
   const end = close + 4;
   // Lines ended by a lone CR read as lines by YAML too (gray-matter looks for `\n` alone); the
   // same length, so `end` is where it was.
-  const head = text.slice(0, end);
+  const cut = text.slice(0, end);
+  // A U+FEFF inside front matter would make `\uFEFFgroups` a key of its own, and the page's
+  // `groups` unread: it is dropped (`check` warns, `frontMatterLeadWarning`).
+  const head = cut.includes("\uFEFF") ? cut.replace(BOM_INSIDE, "") : cut;
   const file = matter(head.includes("\r") ? head.replace(LONE_CR, "\n") : head, SAFE_OPTIONS);
   let at = end;
   if (text.charCodeAt(at) === 13) at++;
@@ -109,9 +114,26 @@ function matterOf(text: string): { data: unknown; content: string } {
 
 /** Split a page into front matter and body. A YAML error is a result, never an exception. */
 export function parseFrontMatter(source: string): FrontMatterResult {
+  // A file saved as UTF-16 or UTF-32 is no text here: whatever front matter it has is unread, and
+  // could hold `groups` (adversary round 61 F2). Refused, so a reload keeps its last good version.
+  const wide = wideEncoding(source);
+  if (wide !== undefined) return { ok: false, message: `the file is saved as ${wide}; pages are read as UTF-8: save it as UTF-8`, line: 1 };
   // A byte order mark (left by some Windows editors) would hide the front matter; the platform
-  // reads past it.
-  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  // reads past it. More before the opening `---` (a second mark, blank lines, spaces or tabs)
+  // makes the platform show the front matter as text; here it is still read as the page's, so
+  // that its `groups` apply (`frontMatterLead`).
+  const lead = frontMatterLead(source);
+  if (lead.more === undefined) return parseAfterLead(lead.at === 0 ? source : source.slice(lead.at));
+  const parsed = parseAfterLead(source.slice(lead.at));
+  // Keys read: the page's. No key (YAML that is no mapping, such as prose between two rules):
+  // nothing there could restrict the page, so it is read as the platform reads it, all body.
+  if (!parsed.ok) return parsed.line === undefined ? parsed : { ...parsed, line: parsed.line + countLines(source, lead.at) - 1 };
+  if (Object.keys(parsed.data).length > 0) return { ...parsed, bodyLine: countLines(source, source.length - parsed.body.length) };
+  return { ok: true, data: {}, body: source, bodyLine: 1 };
+}
+
+/** `parseFrontMatter` of a text that starts with its opening `---`, if any. */
+function parseAfterLead(text: string): FrontMatterResult {
   // Fast path: most pages start with `---`; pages without front matter skip the parser.
   if (!text.startsWith("---")) return { ok: true, data: {}, body: text, bodyLine: 1 };
   // Opened and never closed: gray-matter would read the whole file as front matter. That is a
@@ -159,7 +181,7 @@ export function parseFrontMatter(source: string): FrontMatterResult {
  * front matter that cannot be read at all (refused with its own message).
  */
 export function frontMatterShape(source: string): string | undefined {
-  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  const text = source.slice(frontMatterLead(source).at);
   if (!text.startsWith("---")) return undefined;
   if (closingDelimiter(text) === -1 && opensWithRule(text)) return undefined;
   let read: unknown;
@@ -170,6 +192,18 @@ export function frontMatterShape(source: string): string | undefined {
   }
   if (read === null || read === undefined || (typeof read === "object" && !Array.isArray(read))) return undefined;
   return Array.isArray(read) ? "a list" : typeof read === "string" ? "a string" : `a ${typeof read}`;
+}
+
+/**
+ * `check`'s warning for a page whose front matter is read here but not by the platform: after
+ * more than a byte order mark, or holding U+FEFF (`frontMatterLeadWarning`); undefined otherwise.
+ */
+export function frontMatterWarning(source: string): string | undefined {
+  const lead = frontMatterLead(source);
+  const text = lead.at === 0 ? source : source.slice(lead.at);
+  if (!text.startsWith("---") || text.charAt(3) === "-") return undefined;
+  const close = closingDelimiter(text);
+  return close === -1 ? undefined : frontMatterLeadWarning(lead, text.slice(0, close + 4));
 }
 
 /** Why front matter is refused for its size read as a tree (aliases inside aliases), if it is. */

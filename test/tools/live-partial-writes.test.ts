@@ -167,3 +167,22 @@ it("an ignore file rewritten in two writes keeps what it excluded excluded betwe
   await anonymous.close();
   await staff.close();
 });
+
+it("a restricted page saved again as UTF-16 keeps its last good version, restricted (adversary round 61 F2)", async () => {
+  const { root, log } = await setUp();
+  const { anonymous, staff, anon, full } = await readers();
+  const page = join(root, "internal/runbook.mdx");
+  const before = readFileSync(page, "utf8");
+  const listing = await anon("ls /internal ; echo done");
+  expect(await full("cat /internal/runbook.mdx")).toBe(before);
+  writeFileSync(page, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(before.replace("groups: [staff]\n", "groups: [staff]\nrevised: LEAKMARKER_u61\n"), "utf16le")]));
+  const line = "internal/runbook.mdx:1 warning: skipped: invalid front matter: the file is saved as UTF-16 (its first bytes are the byte order mark FF FE or FE FF); pages are read as UTF-8: save it as UTF-8 (keeping the last good version)";
+  // Either the reload says it kept the page, or (before the fix) the anonymous reader sees it.
+  await afterReloads(async () => log.some((l) => l.startsWith("internal/runbook.mdx")) || (await anon("ls /internal ; echo done")) !== listing);
+  expect(log.filter((l) => l.startsWith("internal/runbook.mdx"))).toEqual([line]);
+  expect(await anon("ls /internal ; echo done")).toBe(listing);
+  expect(await anon("grep -rl LEAKMARKER_importbody_staff / ; echo done")).toBe("done\n");
+  expect(await full("cat /internal/runbook.mdx")).toBe(before);
+  await anonymous.close();
+  await staff.close();
+});
