@@ -68,7 +68,8 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
   const openapiSchema = nonEmpty(field(data, "openapi-schema"));
   const asyncapi = nonEmpty(field(data, "asyncapi"));
   const playground = field(data, "playground");
-  const groups = data.groups === undefined ? undefined : readGroups(data.groups);
+  const written = data.groups !== undefined ? data.groups : groupsLookalike(data)?.value;
+  const groups = written === undefined ? undefined : readGroups(written);
   return {
     noindex: data.noindex === true || data.noindex === "true",
     hidden: data.hidden === true || data.hidden === "true",
@@ -83,10 +84,27 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
   };
 }
 
+/**
+ * A key written to restrict the page but not as `groups` (`Groups`, `GROUPS`, `groups ` quoted
+ * with a space, `\u200Bgroups` with an invisible character): the platform reads only `groups`,
+ * so the page would be public there, yet its author meant a rule. Read as `groups` here (fail
+ * closed, adversary round 61's invisible-character class), and `check` says to rename it.
+ * Undefined when the page has `groups` itself or no such key.
+ */
+function groupsLookalike(data: FrontMatterData): { readonly key: string; readonly value: unknown } | undefined {
+  if (data.groups !== undefined) return undefined;
+  for (const [key, value] of Object.entries(data)) if (key !== "groups" && key.replace(/[\p{Cf}\s]/gu, "").toLowerCase() === "groups") return { key, value };
+  return undefined;
+}
+
 /** Wrongly typed front matter keys, in the words `svc-mcp check` prints (path = the key). */
 export function frontMatterProblems(data: FrontMatterData): SchemaFinding[] {
   const r = pageFrontMatter.safeParse(data);
   const found = r.success ? [] : findingsFromIssues(r.error.issues, data).map((f) => explained(f, data));
+  const lookalike = groupsLookalike(data);
+  if (lookalike !== undefined) {
+    found.push({ path: lookalike.key, message: "is read as `groups` here, restricting the page to the groups it names; the platform reads only a key written exactly `groups` and would serve the page to everyone: rename the key", code: "schema" });
+  }
   if (r.success && data.groups !== undefined && readGroups(data.groups)[0] === UNMATCHABLE_GROUP) {
     found.push({ path: "groups", message: NAMES_NO_GROUP, code: "type" });
   }
