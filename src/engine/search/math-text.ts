@@ -1,6 +1,6 @@
 /**
  * LaTeX math as searchable text. Mintlify renders `$...$` (inline) and `$$...$$` (block) as math
- * (remark-math: "Use single dollar signs for inline mathematical expressions"), so the braces in
+ * (its docs: "Use single dollar signs, `$`, for inline mathematical expressions"), so the braces in
  * `\mathrm{maxLIF}` or `u_{target}` are TeX groups, not JSX expressions. Read as expressions they
  * were dropped with their words, and the TeX command names stayed as words: Berachain's
  * liquidation formula was indexed as `\mathrm = \min \left( \mathrm ,\ \frac \right)`. What a
