@@ -165,14 +165,25 @@ function resultsOf(hits: readonly SearchHit[], base: string): readonly SearchRes
 }
 
 /**
+ * Snippets at least this long, written the same as an earlier result's, are not repeated in the
+ * text: pages made from one template (OpenLIT's sixty "Monitor X using OpenTelemetry › Get
+ * started" sections) fill half a page of hits with one paragraph, which a model reads five times.
+ * The result's title, link and file still tell the pages apart; the structured results keep
+ * every snippet. Shorter snippets ("application/json") are cheaper repeated than pointed at.
+ */
+const SAME_TEXT_MIN = 80;
+
+/**
  * The results as text for a model or a terminal: numbered, each with its link, file, score,
- * scope and snippet; no results say what to try next (`names.filesystem` with `rg`).
+ * scope and snippet (or which earlier result's it repeats); no results say what to try next
+ * (`names.filesystem` with `rg`).
  */
 export function searchText(results: readonly SearchResult[], query: string, names: ToolNames): string {
   if (results.length === 0) return `No results for "${query}". Try other words, fewer terms, or search the files: ${names.filesystem} with \`rg -il "term" /\`.`;
   // The pieces pushed to one list and joined once: each result's template made a chain of joined
   // strings that the final join copied again (~11 KB a search's text, issue 23).
   const out: string[] = [];
+  const firstWithSnippet = new Map<string, number>();
   results.forEach((r, i) => {
     if (i > 0) out.push("\n\n");
     out.push(`${i + 1}. `, r.title);
@@ -184,7 +195,13 @@ export function searchText(results: readonly SearchResult[], query: string, name
     if (r.moreVersions !== undefined) out.push(`   also in ${r.moreVersions} more version${r.moreVersions === 1 ? "" : "s"} (search with version to get one)\n`);
     for (const o of r.otherLanguages ?? []) out.push("   in ", o.languages.join(", "), ": ", o.url, "\n");
     if (r.moreLanguages !== undefined) out.push(`   in ${r.moreLanguages} more language${r.moreLanguages === 1 ? "" : "s"} (search with language to get one)\n`);
-    out.push("   ", r.snippet);
+    const same = SAME_TEXT_MIN <= r.snippet.length ? firstWithSnippet.get(r.snippet) : undefined;
+    if (same === undefined) {
+      out.push("   ", r.snippet);
+      firstWithSnippet.set(r.snippet, i + 1);
+    } else {
+      out.push(`   (same text as result ${same})`);
+    }
   });
   return out.join("");
 }

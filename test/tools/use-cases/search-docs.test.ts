@@ -62,6 +62,39 @@ describe("searchDocs", () => {
     expect(searchText(none, "qqqzzz", runtime.names)).toBe('No results for "qqqzzz". Try other words, fewer terms, or search the files: query_docs_filesystem_nimbus_storage with `rg -il "term" /`.');
   });
 
+  it("writes a snippet once when later results repeat it, keeping short repeats and every structured snippet", async () => {
+    const shared = "Point the exporter at your collector with the endpoint variable, then restart the service so it sends traces.";
+    const page = (title: string, own: string): string => `---\ntitle: ${title}\n---\n\n## Get started\n\n${shared}\n\n## Models\n\n${own}`;
+    const repo = makeRepo({
+      "docs.json": JSON.stringify({ name: "Templates", navigation: { pages: ["alpha", "beta", "gamma", "delta"] } }),
+      "alpha.mdx": page("Monitor Alpha", "Alpha widgets."),
+      "beta.mdx": page("Monitor Beta", "Beta gadgets."),
+      "gamma.mdx": "---\ntitle: Gamma\n---\n\nThe exporter sends traces.",
+      "delta.mdx": "---\ntitle: Delta\n---\n\nThe exporter sends traces.",
+    });
+    const templated = await DocsRuntime.load({ root: repo.dir, baseUrl: "https://t.example" });
+    try {
+      const found = await searchDocs({ runtime: templated, request: localContext() }, { query: "exporter collector endpoint traces restart" });
+      if (!found.ok) throw new Error("refused");
+      const [a, b, c, d] = found.value;
+      expect(found.value.map((r) => [r.path, r.section, r.snippet])).toEqual([
+        ["/alpha", "Get started", shared],
+        ["/beta", "Get started", shared],
+        ["/delta", "", "The exporter sends traces."],
+        ["/gamma", "", "The exporter sends traces."],
+      ]);
+      expect(searchText(found.value, "exporter", templated.names)).toBe(
+        `1. Monitor Alpha › Get started\n   https://t.example/alpha#get-started\n   file: /alpha.mdx · score ${a?.score}\n   ${shared}\n\n` +
+          `2. Monitor Beta › Get started\n   https://t.example/beta#get-started\n   file: /beta.mdx · score ${b?.score}\n   (same text as result 1)\n\n` +
+          `3. Delta\n   https://t.example/delta\n   file: /delta.mdx · score ${c?.score}\n   The exporter sends traces.\n\n` +
+          `4. Gamma\n   https://t.example/gamma\n   file: /gamma.mdx · score ${d?.score}\n   The exporter sends traces.`,
+      );
+    } finally {
+      await templated.close();
+      repo.cleanup();
+    }
+  });
+
   it("writes a page's new text after an edit (a reload starts new result lists)", async () => {
     const repo = makeRepo({ "docs.json": JSON.stringify({ name: "Edit", navigation: { pages: ["a"] } }), "a.mdx": "# A\n\nOld widgets glow." });
     const edited = await DocsRuntime.load({ root: repo.dir, baseUrl: "https://e.example" });
