@@ -30,7 +30,8 @@ async function serve(limits: readonly string[]): Promise<ServeProcess> {
   const site = temp("svc-rate-site-");
   cpSync(fixture("demo"), site, { recursive: true });
   const args = ["--dir", site, "--state", temp("svc-rate-state-"), "--project-id", "docs", "--no-fetch-remote", ...limits.flatMap((l) => ["--rate-limit", l])];
-  const server = await startServe(args);
+  // Its site cache in a folder of its own, not the user's.
+  const server = await startServe(args, { XDG_CACHE_HOME: temp("svc-rate-cache-") });
   servers.push(server);
   return server;
 }

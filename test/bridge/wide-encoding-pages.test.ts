@@ -8,38 +8,22 @@
  * over HTTP: a public page and a restricted one each saved again as UTF-16 keep serving their last
  * good version, the restricted one still restricted.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO, fixture } from "../helpers/paths.js";
+import { fixture } from "../helpers/paths.js";
+import { type ServedWithLines, serveWithLines } from "../helpers/serve-lines.js";
 import { FS, SEARCH, mcpClient } from "./harness.js";
 
 const MARKER = "PAYROLL-CONFIDENTIAL-7Q2";
 const PAYROLL = `---\ntitle: Payroll\ngroups: [staff]\n---\n\nThe salary table is ${MARKER}.\n`;
 const utf16le = (s: string): Buffer => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, "utf16le")]);
 
-/** A spawned `serve --http` (watching unless `--no-watch` is given), its origin and every stderr line. */
-interface Served {
-  readonly child: ChildProcess;
-  readonly origin: string;
-  readonly lines: string[];
-  /** Resolves when a stderr line starting with `prefix` has been printed (before or after the call). */
-  readonly printed: (prefix: string) => Promise<void>;
-}
-
-const children: ChildProcess[] = [];
+const servers: ServedWithLines[] = [];
 const dirs: string[] = [];
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = once(child, "exit");
-    child.kill("SIGTERM");
-    await exited;
-  }
+  for (const server of servers) await server.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -59,25 +43,12 @@ function site(): string {
   return dir;
 }
 
-async function serve(dir: string, extra: readonly string[]): Promise<Served> {
-  const args = ["serve", "--http", "--port", "0", "--dir", dir, "--state", temp("svc-wide-state-"), "--project-id", "docs", "--no-fetch-remote", ...extra];
-  const child = spawn(process.execPath, [join(REPO, "bin", "svc-mcp.js"), ...args], { stdio: ["ignore", "ignore", "pipe"] });
-  children.push(child);
-  const lines: string[] = [];
-  const waiting: { prefix: string; resolve: () => void }[] = [];
-  let url: string | undefined;
-  const origin = new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stderr! }).on("line", (line) => {
-      lines.push(line);
-      for (const w of waiting.filter((x) => line.startsWith(x.prefix))) w.resolve();
-      const m = /^svc-mcp: MCP \(public\): +(\S+)\/mcp$/.exec(line);
-      if (m !== null) url = m[1];
-      if (url !== undefined && line.includes("site auth")) resolve(url);
-    });
-    child.once("exit", (code) => reject(new Error(`serve exited with ${code}:\n${lines.join("\n")}`)));
-  });
-  const printed = (prefix: string) => (lines.some((l) => l.startsWith(prefix)) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ prefix, resolve })));
-  return { child, origin: await origin, lines, printed };
+async function serve(dir: string, extra: readonly string[]): Promise<ServedWithLines> {
+  const args = ["--dir", dir, "--state", temp("svc-wide-state-"), "--project-id", "docs", "--no-fetch-remote", ...extra];
+  // Its site cache in a folder of its own, not the user's.
+  const server = await serveWithLines(args, { XDG_CACHE_HOME: temp("svc-wide-cache-") });
+  servers.push(server);
+  return server;
 }
 
 /** An HTML page as a browser asks for it: status, content type and text. */
