@@ -82,10 +82,10 @@ function send(origin: string, route: Route, headers: Record<string, string>, tar
 }
 
 /**
- * Send `route` as raw HTTP/1.1 without a `Host` header (`request` always writes one) and read the
- * whole answer: its status, its `Connection` header and its body (JSON parsed).
+ * Send `route` as raw HTTP/1.1 (or `version`) without a `Host` header (`request` always writes
+ * one) and read the whole answer: its status, its `Connection` header and its body (JSON parsed).
  */
-function sendWithoutHost(origin: string, route: Route): Promise<{ status: number; connection: string | undefined; body: unknown }> {
+function sendWithoutHost(origin: string, route: Route, version = "HTTP/1.1"): Promise<{ status: number; connection: string | undefined; body: unknown }> {
   const url = new URL(origin);
   const headers = Object.entries({ ...route.headers, "content-length": String(Buffer.byteLength(route.body ?? "")) }).map(([k, v]) => `${k}: ${v}\r\n`);
   return new Promise((resolve, reject) => {
@@ -99,7 +99,7 @@ function sendWithoutHost(origin: string, route: Route): Promise<{ status: number
       const connection = lines.find((l) => l.toLowerCase().startsWith("connection:"))?.slice("connection:".length).trim();
       resolve({ status: Number(lines[0]?.split(" ")[1]), connection, body: body === "" ? "" : (JSON.parse(body) as unknown) });
     });
-    socket.end(`${route.method} ${route.path} HTTP/1.1\r\n${headers.join("")}\r\n${route.body ?? ""}`);
+    socket.end(`${route.method} ${route.path} ${version}\r\n${headers.join("")}\r\n${route.body ?? ""}`);
   });
 }
 
@@ -183,6 +183,21 @@ describe.each(SERVERS)("$name on loopback", ({ argv, announced }) => {
     const message = "the request is HTTP/1.1 without a Host header (RFC 9112 section 3.2): Host header missing";
     for (const route of ROUTES) {
       got[route.name] = await sendWithoutHost(server.origin, route);
+      want[route.name] = {
+        status: 400,
+        connection: "close",
+        body: route.path === "/mcp" ? { jsonrpc: "2.0", id: null, error: { code: -32000, message, data: { reason: "bad_request" } } } : { error: { code: "bad_request", message } },
+      };
+    }
+    expect(got).toEqual(want);
+  });
+
+  it("answers an HTTP/1.0 request without Host as the HTTP/1.1 one, 400 bad_request on every route (was 403 forbidden_host, Host \"\")", async () => {
+    const got: Record<string, unknown> = {};
+    const want: Record<string, unknown> = {};
+    const message = "the request is HTTP/1.0 without a Host header; this server answers only requests whose Host names it: Host header missing";
+    for (const route of ROUTES) {
+      got[route.name] = await sendWithoutHost(server.origin, route, "HTTP/1.0");
       want[route.name] = {
         status: 400,
         connection: "close",

@@ -2,6 +2,9 @@ import type { MiddlewareHandler } from "hono";
 import type { BridgeEnv } from "../context.js";
 import { errorForPath } from "./origin-policy.js";
 
+/** The refusal of a request without `Host` past the socket layer (an HTTP/1.0 one). */
+const MISSING_HOST = "the request is HTTP/1.0 without a Host header; this server answers only requests whose Host names it: Host header missing";
+
 /**
  * DNS-rebinding protection of a server bound to loopback: a page on `attacker.example` whose
  * name the attacker then points at 127.0.0.1 is same-origin with itself, so the browser lets it
@@ -15,11 +18,16 @@ import { errorForPath } from "./origin-policy.js";
  * URL this server writes from it (OAuth metadata, `WWW-Authenticate`, the server card), is built
  * from: that authority must be allowed too (adversary round 34: it was served, and its host
  * written into the OAuth endpoints).
+ * A request without `Host` at all can only be HTTP/1.0 here (the socket layer refuses an HTTP/1.1
+ * one: `answerMissingHost`). It names no host, so it is refused as that one is, `400 bad_request`
+ * saying the header is missing, and its connection closed: the client's fix is the same, and
+ * `403 forbidden_host` with `Host ""` read as if an empty name had been sent and refused.
  */
 export function hostGuard(allowedHosts: readonly string[]): MiddlewareHandler<BridgeEnv> {
   const hosts = new Set(allowedHosts.map((h) => h.toLowerCase()));
   return async (c, next) => {
-    const header = c.req.header("host") ?? "";
+    const header = c.req.header("host");
+    if (header === undefined) return errorForPath(c.req.path, 400, "bad_request", MISSING_HOST, { connection: "close" });
     const target = new URL(c.req.url).host;
     for (const given of [header, target]) {
       if (!hosts.has(hostnameOf(given))) return errorForPath(c.req.path, 403, "forbidden_host", `Host ${JSON.stringify(given)} is not served here`);
