@@ -29,7 +29,7 @@ import type { ListenPlaceKeeper } from "./mcp/listen-quota.js";
 import type { SharedSessions } from "./mcp/shared-sessions.js";
 import type { BatchStep } from "./mcp/batch-runner.js";
 import { hostGuard } from "./middleware/host-guard.js";
-import { errorForPath, originGuard } from "./middleware/origin-policy.js";
+import { corsBeforeOriginCheck, errorForPath, originGuard } from "./middleware/origin-policy.js";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimiter, type RateLimits } from "./middleware/rate-limit.js";
 import { ipRateLimit } from "./middleware/rate-limit-response.js";
 import { PATHS } from "./urls.js";
@@ -171,17 +171,15 @@ export function createBridge(options: BridgeOptions): Bridge {
   // the per-IP limit, then the Host check (DNS rebinding) and the Origin check on every path
   // (issue 25: they covered only the MCP, OAuth and discovery paths, and a rebinding page read
   // the pages and ran the preview's shell).
-  app.use("*", ipRateLimit(deps));
-  if (options.allowedHosts !== undefined) app.use("*", hostGuard(options.allowedHosts));
   const ownRules: ((path: string, method: string) => boolean)[] = [];
-  app.use(
-    "*",
-    originGuard(deps, {
-      publicDocuments: { is: isDiscoveryDocument, headers: DISCOVERY_CORS_HEADERS, preflight: DISCOVERY_PREFLIGHT_HEADERS },
-      cors: isMcpOrOAuthPath,
-      ownRule: (path, method) => ownRules.some((rule) => rule(path, method)),
-    }),
-  );
+  const originRules = {
+    publicDocuments: { is: isDiscoveryDocument, headers: DISCOVERY_CORS_HEADERS, preflight: DISCOVERY_PREFLIGHT_HEADERS },
+    cors: isMcpOrOAuthPath,
+    ownRule: (path: string, method: string) => ownRules.some((rule) => rule(path, method)),
+  };
+  app.use("*", ipRateLimit(deps, (c) => corsBeforeOriginCheck(deps, c, originRules)));
+  if (options.allowedHosts !== undefined) app.use("*", hostGuard(options.allowedHosts));
+  app.use("*", originGuard(deps, originRules));
 
   app.all(PATHS.mcp, (c) => endpoint.handle("mcp", c));
   app.all(PATHS.authedMcp, (c) => endpoint.handle("authed", c));

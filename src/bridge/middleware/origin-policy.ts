@@ -88,8 +88,26 @@ export function originGuard(deps: BridgeDeps, rules: OriginRules): MiddlewareHan
   };
 }
 
-async function originAllowed(deps: BridgeDeps, c: BridgeContext, origin: string): Promise<boolean> {
-  if (origin === "null") return c.req.header("sec-fetch-site") === "same-origin";
+/**
+ * The CORS headers of an answer given before `originGuard` runs (the per-IP 429): what
+ * `originGuard` would add, decided without the state store. A browser client must read a 429's
+ * `Retry-After` to wait (before, the per-IP limit's 429 carried none, so a web-based MCP client
+ * saw a network error). Public documents answer any origin; on MCP and OAuth paths a loopback
+ * origin and the public origin get theirs. The request's own origin needs none (same-origin),
+ * and is not trusted here: the Host check has not run, and a rebinding page's own origin is the
+ * name it rebinds. An origin allowed only by the redirect-domain list gets none, since asking
+ * the store at every refused request would put a round trip to PostgreSQL in front of a flood.
+ */
+export function corsBeforeOriginCheck(deps: BridgeDeps, c: BridgeContext, rules: Pick<OriginRules, "publicDocuments" | "cors">): Record<string, string> {
+  const path = c.req.path;
+  if (rules.publicDocuments?.is(path) === true) return { ...rules.publicDocuments.headers };
+  const origin = c.req.header("origin");
+  if (origin === undefined || origin === "null" || !rules.cors(path) || !loopbackOrPublic(deps, origin)) return {};
+  return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": CORS_HEADERS["Access-Control-Expose-Headers"], Vary: "Origin" };
+}
+
+/** A loopback origin or the configured public origin (`--public-url`, never one read off Host): allowed whatever the Host or the state store say. */
+function loopbackOrPublic(deps: BridgeDeps, origin: string): boolean {
   let url: URL;
   try {
     url = new URL(origin);
@@ -97,6 +115,18 @@ async function originAllowed(deps: BridgeDeps, c: BridgeContext, origin: string)
     return false;
   }
   if ((url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(url.hostname)) return true;
+  return deps.publicUrl !== undefined && url.origin === new URL(deps.publicUrl).origin;
+}
+
+async function originAllowed(deps: BridgeDeps, c: BridgeContext, origin: string): Promise<boolean> {
+  if (origin === "null") return c.req.header("sec-fetch-site") === "same-origin";
+  if (loopbackOrPublic(deps, origin)) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
   if (url.origin === urlsFor(deps, c).origin || url.origin === new URL(c.req.url).origin) return true;
   return url.protocol === "https:" && checkRedirectUri(url.href, await deps.state.redirectDomains()).ok;
 }

@@ -21,9 +21,9 @@ export function rateLimitMessage(decision: RateRefusal): string {
  * answering the refused body (`body`: the parsed request; a batch gets one error per request),
  * RFC 6749-shaped under the OAuth prefix, the project's API shape elsewhere.
  */
-export function rateLimitedResponse(path: string, decision: RateRefusal, body?: unknown): Response {
+export function rateLimitedResponse(path: string, decision: RateRefusal, body?: unknown, cors: Record<string, string> = {}): Response {
   const message = rateLimitMessage(decision);
-  const headers = { "Retry-After": String(decision.retryAfterSec) };
+  const headers = { ...cors, "Retry-After": String(decision.retryAfterSec) };
   if (path === PATHS.mcp || path === PATHS.authedMcp) {
     const data = { limit: decision.charge.limit, retryAfter: decision.retryAfterSec, reset: new Date(decision.resetAt).toISOString() };
     return jsonRpcRefusal(429, body, { code: JSON_RPC.rateLimited, message, data }, { headers });
@@ -37,16 +37,16 @@ export function rateLimitedResponse(path: string, decision: RateRefusal, body?: 
  * discovery, mounted apps, unknown paths) per client address (`callerAddress`: an IPv6
  * address by its /64, as every per-address bound): a route added later is limited too.
  */
-export function ipRateLimit(deps: BridgeDeps): MiddlewareHandler<BridgeEnv> {
+export function ipRateLimit(deps: BridgeDeps, cors: (c: BridgeContext) => Record<string, string> = () => ({})): MiddlewareHandler<BridgeEnv> {
   const pace = ipPace(deps.limits.perIp, deps.limits.windowMs, deps.now);
   return async (c, next) => {
     const charge = ipCharge(deps, c);
     // The hourly limit spread over the hour (adversary round 51 F5): checked first, in memory,
     // so a request past its burst costs neither the hourly count nor the store's round trip.
     const waitMs = pace?.take(charge.key) ?? 0;
-    if (pace !== undefined && waitMs > 0) return rateLimitedResponse(c.req.path, pacedRefusal(deps, pace.burst, waitMs), await refusedMessages(c));
+    if (pace !== undefined && waitMs > 0) return rateLimitedResponse(c.req.path, pacedRefusal(deps, pace.burst, waitMs), await refusedMessages(c), cors(c));
     const decision = await deps.limiter.take([charge]);
-    if (!decision.ok) return rateLimitedResponse(c.req.path, decision, await refusedMessages(c));
+    if (!decision.ok) return rateLimitedResponse(c.req.path, decision, await refusedMessages(c), cors(c));
     await next();
     return undefined;
   };
