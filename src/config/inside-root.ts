@@ -278,12 +278,14 @@ export interface ListedFolder {
   readonly ctimeMs: number;
   readonly ino: number;
   readonly entries: readonly string[];
-  /** Per entry: `ENTRY_FILE`, `ENTRY_LINK` or `ENTRY_FOLDER`. */
+  /** Per entry: `ENTRY_FILE`, `ENTRY_LINK`, `ENTRY_FOLDER` or `ENTRY_CONTROL`. */
   readonly kinds: Uint8Array;
 }
 export const ENTRY_FILE = 0;
 export const ENTRY_LINK = 1;
 export const ENTRY_FOLDER = 2;
+/** A file, folder or link not served for its name (`CONTROL_NAME`). */
+export const ENTRY_CONTROL = 3;
 
 /** Folders an earlier walk with the same `match` listed (the site cache's), by repo-relative path. */
 export interface KnownFolders {
@@ -329,6 +331,7 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean, fo
         const kind = known.kinds[i];
         if (kind === ENTRY_FOLDER) walk(join(abs, childRel.slice(rel === "" ? 0 : rel.length + 1)), childRel);
         else if (kind === ENTRY_LINK) links.push(childRel);
+        else if (kind === ENTRY_CONTROL) controlNamed.push(childRel);
         else files.push(childRel);
       });
       return;
@@ -350,12 +353,12 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean, fo
         undecodable.push(childRel);
         continue;
       }
-      if (CONTROL_NAME.test(entry.name) && (entry.isDirectory() || entry.isSymbolicLink() || match(childRel))) {
-        controlNamed.push(childRel);
-        continue;
-      }
       let kind: number;
-      if (entry.isDirectory()) {
+      if (CONTROL_NAME.test(entry.name) && (entry.isDirectory() || entry.isSymbolicLink() || match(childRel))) {
+        // Remembered, so that a start from the site cache still says it is skipped.
+        kind = ENTRY_CONTROL;
+        controlNamed.push(childRel);
+      } else if (entry.isDirectory()) {
         kind = ENTRY_FOLDER;
         walk(join(abs, entry.name), childRel);
       } else if (entry.isSymbolicLink()) {

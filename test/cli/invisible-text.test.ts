@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -42,11 +42,11 @@ interface Run {
   readonly stderr: string;
 }
 
-/** `svc-mcp ARGS` as a process, with a home of its own (no cache, no state of the caller's). */
-function cli(args: readonly string[]): Promise<Run> {
-  const home = tempDir("svc-invisible-home-");
+/** `svc-mcp ARGS` as a process, with a home of its own (no state of the caller's; no cache unless `home` is given). */
+function cli(args: readonly string[], home?: string): Promise<Run> {
+  const env = home !== undefined ? { HOME: home } : { HOME: tempDir("svc-invisible-home-"), SVC_MCP_CACHE: "off" };
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", HOME: home, SVC_MCP_CACHE: "off" } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr });
     });
   });
@@ -114,6 +114,18 @@ describe("a file or folder whose name holds a control character", () => {
       stderr: `svc-mcp: 2 warnings in 2 files; run \`svc-mcp check --dir ${root}\` for details\n`,
     });
     expect((await cli(["nav", "--dir", root])).stdout).toBe(["N", "root: groups", "eyebrows: theme default", "drilldown: theme default", "", "group G", "  Home  /index", "  New\\nLine  /new\\nline  (no file)", ""].join("\n"));
+  });
+
+  it("is said to be skipped on a start from the site cache too", async () => {
+    const root = repo({ "docs.json": docsJson([{ group: "G", pages: ["index"] }]), "index.mdx": "# Home\n\nneedle\n", "new\nline.mdx": "# Split\n\nneedle\n" });
+    // Changed long ago: the cache's listing of the folder is trusted, not listed again.
+    const past = new Date("2024-01-01T00:00:00Z");
+    utimesSync(root, past, past);
+    const home = tempDir("svc-invisible-home-");
+    const said = { code: 0, stdout: "/index.mdx\n", stderr: `svc-mcp: 1 warning in new\\nline.mdx; run \`svc-mcp check --dir ${root}\` for details\n` };
+    expect(await cli(["fs", "--dir", root, "grep -rl needle /"], home)).toEqual(said);
+    expect(await cli(["search", "needle", "--dir", root, "--json"], home)).toMatchObject({ code: 0, stderr: said.stderr });
+    expect(await cli(["fs", "--dir", root, "grep -rl needle /"], home)).toEqual(said);
   });
 
   it("an API operation's summary with control characters makes a page path without them", async () => {
