@@ -1,4 +1,5 @@
 import { openSpecCache } from "../config/openapi/spec-cache.js";
+import { terminalText } from "../config/visible-text.js";
 import { resolveCache } from "../store/cache-dir.js";
 import type { LoadSiteOptions } from "../vfs/load-site.js";
 import type { CliIO } from "./io.js";
@@ -8,7 +9,7 @@ import type { CliIO } from "./io.js";
  * (`resolveCache`), and remote specs fetched with the global `fetch` when `fetchRemote` is set.
  */
 export function siteLoadOptions(io: CliIO, root: string, options: { fetchRemote?: boolean } = {}): LoadSiteOptions {
-  const warn = (message: string): void => io.stderr(`svc-mcp: warning: ${message}\n`);
+  const warn = (message: string): void => io.stderr(`svc-mcp: warning: ${terminalText(message)}\n`);
   const cache = resolveCache(io.env, root, warn);
   return {
     ...(cache !== undefined ? { specCache: openSpecCache(cache.dir, cache.seal, { warn }) } : {}),

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { Argv } from "yargs";
 import { LoadStoppedError } from "../config/load-stopped.js";
+import { terminalText } from "../config/visible-text.js";
 import { StateFolderError, StoreUnavailableError } from "../store/errors.js";
 import { VERSION } from "../version.js";
 import { commandsFor } from "./commands/index.js";
@@ -70,22 +71,24 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     }
     return await result;
   } catch (error) {
+    // Every message below may quote a path, a slug or a key from the repository or the command
+    // line: written as `check` writes them (`terminalText`), so none can rewrite the terminal.
     if (error instanceof StoreUnavailableError) {
-      io.stderr(`svc-mcp: ${error.explain(running ?? "this command")}\n`);
+      io.stderr(`svc-mcp: ${terminalText(error.explain(running ?? "this command"))}\n`);
       return 1;
     }
     if (error instanceof CliError) {
-      io.stderr(`svc-mcp: ${error.message}\n`);
+      io.stderr(`svc-mcp: ${terminalText(error.message)}\n`);
       return error.exitCode;
     }
     // The state folder cannot be written (read-only, no permission, full): a usage problem, exit 2.
     if (error instanceof StateFolderError) {
-      io.stderr(`svc-mcp: ${error.message}\n`);
+      io.stderr(`svc-mcp: ${terminalText(error.message)}\n`);
       return 2;
     }
     // The repository cannot be served safely (an unreadable ignore file): nothing is served.
     if (error instanceof LoadStoppedError) {
-      io.stderr(`svc-mcp: ${error.message}\n`);
+      io.stderr(`svc-mcp: ${terminalText(error.message)}\n`);
       return 2;
     }
     throw error;

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DOCS_JSON, loadDocsJson } from "../config/load-docs-json.js";
 import { MINT_JSON } from "../config/mint-json/upgrade-mint-json.js";
+import { terminalText } from "../config/visible-text.js";
 import { StateLocationError } from "../store/errors.js";
 import { resolveStateLocation, type StateLocation } from "../store/location.js";
 import { knownSiteName } from "../store/site-names.js";
@@ -60,7 +61,7 @@ export async function resolveProject(io: CliIO, args: ProjectArgs, siteName?: st
     from = "site name";
     legacy = legacyProjectIdFromName(name);
   }
-  const warn = (message: string): void => io.stderr(`svc-mcp: warning: ${message}\n`);
+  const warn = (message: string): void => io.stderr(`svc-mcp: warning: ${terminalText(message)}\n`);
   try {
     const state = resolveStateLocation(id, { state: args.state, cwd: io.cwd, env: io.env, docsRoot: docsFolder(io, args, siteName), warn });
     // A name without an ASCII form had its state under a shared ID until 2026-12-02: say where,

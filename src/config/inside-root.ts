@@ -265,6 +265,9 @@ export interface RootListing {
   /** Files (and folders) `match` would take whose name is not valid UTF-8 (`bad\xff.mdx`), as
    *  decoded (with U+FFFD): no path names them, so they cannot be read, only said to be skipped. */
   readonly undecodable: readonly string[];
+  /** Files, folders and links `match` would take whose name holds a control character
+   *  (`CONTROL_NAME`): not served, only said to be skipped. */
+  readonly controlNamed: readonly string[];
 }
 
 /** A folder as a walk listed it (`FolderListings`): its stat taken before the listing, and what
@@ -275,12 +278,14 @@ export interface ListedFolder {
   readonly ctimeMs: number;
   readonly ino: number;
   readonly entries: readonly string[];
-  /** Per entry: `ENTRY_FILE`, `ENTRY_LINK` or `ENTRY_FOLDER`. */
+  /** Per entry: `ENTRY_FILE`, `ENTRY_LINK`, `ENTRY_FOLDER` or `ENTRY_CONTROL`. */
   readonly kinds: Uint8Array;
 }
 export const ENTRY_FILE = 0;
 export const ENTRY_LINK = 1;
 export const ENTRY_FOLDER = 2;
+/** A file, folder or link not served for its name (`CONTROL_NAME`). */
+export const ENTRY_CONTROL = 3;
 
 /** Folders an earlier walk with the same `match` listed (the site cache's), by repo-relative path. */
 export interface KnownFolders {
@@ -315,6 +320,7 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean, fo
   const links: string[] = [];
   const unlisted: { folder: string; message: string }[] = [];
   const undecodable: string[] = [];
+  const controlNamed: string[] = [];
   const walk = (abs: string, rel: string): void => {
     folders?.beforeListing?.(rel);
     const st = folders !== undefined ? folderStat(abs) : undefined;
@@ -325,6 +331,7 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean, fo
         const kind = known.kinds[i];
         if (kind === ENTRY_FOLDER) walk(join(abs, childRel.slice(rel === "" ? 0 : rel.length + 1)), childRel);
         else if (kind === ENTRY_LINK) links.push(childRel);
+        else if (kind === ENTRY_CONTROL) controlNamed.push(childRel);
         else files.push(childRel);
       });
       return;
@@ -347,7 +354,11 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean, fo
         continue;
       }
       let kind: number;
-      if (entry.isDirectory()) {
+      if (CONTROL_NAME.test(entry.name) && (entry.isDirectory() || entry.isSymbolicLink() || match(childRel))) {
+        // Remembered, so that a start from the site cache still says it is skipped.
+        kind = ENTRY_CONTROL;
+        controlNamed.push(childRel);
+      } else if (entry.isDirectory()) {
         kind = ENTRY_FOLDER;
         walk(join(abs, entry.name), childRel);
       } else if (entry.isSymbolicLink()) {
@@ -367,10 +378,10 @@ export function listInsideRoot(root: string, match: (rel: string) => boolean, fo
   try {
     base = realRoot(root);
   } catch (error) {
-    return { files, links, unlisted: [{ folder: ".", message: refusalOf(error as NodeJS.ErrnoException).message }], undecodable };
+    return { files, links, unlisted: [{ folder: ".", message: refusalOf(error as NodeJS.ErrnoException).message }], undecodable, controlNamed };
   }
   walk(base, "");
-  return { files, links, unlisted, undecodable };
+  return { files, links, unlisted, undecodable, controlNamed };
 }
 
 /** Whether a path names an entry (a link's own, not its target's). */
@@ -397,6 +408,22 @@ function unchanged(st: Stats, known: ListedFolder, trustedBefore: number): boole
   return st.mtimeMs === known.mtimeMs && st.ctimeMs === known.ctimeMs && st.ino === known.ino && known.mtimeMs < trustedBefore;
 }
 
+/**
+ * A name holding a control character (C0, DEL, C1: a line break, a tab, ESC): such a file or
+ * folder is not served. Its path would break the one-name-a-line output of `ls`, `find`, `grep -l`
+ * and `nav` (GNU tools print it raw to a pipe, and an agent reads two names), carry an escape
+ * sequence to a terminal, and make a URL no one would type; the platform's file names are URL
+ * paths. Refused where the walk meets it, and where a path is read (`locate`), so no way in
+ * (docs.json naming a spec, a snippet, a link) serves it.
+ */
+export const CONTROL_NAME = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Why a path holding a control character is not read or served (docs/repository.md). */
+export function controlNameMessage(name: string): string {
+  const c = CONTROL_NAME.exec(name)?.[0] ?? "\u0000";
+  return `the name holds a control character (U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}), which svc-mcp does not serve: rename it`;
+}
+
 /** Why a path holding a NUL is not read: the words every reader of the repository gives. */
 export const NUL_MESSAGE = "the name holds a NUL character, which no file name can";
 
@@ -406,6 +433,7 @@ type Located = { readonly ok: true; readonly abs: string; readonly realRel: stri
 function locate(root: string, rel: string, ignore: IgnoreRules | null): Located {
   // No file name holds a NUL: Node would throw its own message, with the absolute path and the raw NUL in it (adversary round 58, F7).
   if (rel.includes("\u0000")) return { ok: false, reason: "missing", message: NUL_MESSAGE };
+  if (CONTROL_NAME.test(rel)) return { ok: false, reason: "missing", message: controlNameMessage(rel) };
   const normal = posix.normalize(rel.replace(/\\/g, "/"));
   if (isAbsolute(rel) || normal === ".." || normal.startsWith("../")) return { ok: false, reason: "leaves", message: "the path leaves the repository" };
   if (ignore !== null && normal !== "." && ignore.ignores(normal)) return { ok: false, reason: "missing", message: IGNORED_MESSAGE };

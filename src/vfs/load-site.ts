@@ -4,7 +4,7 @@ import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { eitherIgnores, IGNORE_FILES, loadIgnoreRules, readIgnoreRules } from "../config/ignore-rules.js";
-import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
+import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, controlNameMessage, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { linksOnTheWay } from "../config/links-on-the-way.js";
 import { readSiteConfig } from "../config/read-site-config.js";
@@ -203,6 +203,7 @@ export async function loadSite(root: string, log: LoadLog = () => {}, previous?:
     }
     for (const { folder, message } of listing.unlisted) listed.push(skippedFinding(folder, `cannot list the folder (${message})`));
     for (const file of listing.undecodable) listed.push(skippedFinding(file, "the file name is not valid UTF-8"));
+    for (const file of listing.controlNamed) listed.push(skippedFinding(file, controlNameMessage(file)));
     const linkedPages = pageLinks(root, listing.links, ignore, listed);
     // A path the cache holds a page of was not ignored when the cache was written, under the same
     // ignore files (else the cache is stale and not offered): not tested again, ~60 ms of a start

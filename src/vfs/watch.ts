@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { basename, dirname, join, resolve } from "node:path";
 import { LIMITS } from "../limits.js";
 import { IGNORE_FILES } from "../config/ignore-rules.js";
-import { ENTRY_FOLDER, type ListedFolder, realRoot } from "../config/inside-root.js";
+import { ENTRY_CONTROL, ENTRY_FOLDER, type ListedFolder, realRoot } from "../config/inside-root.js";
 
 /** Stops a watcher. */
 export type StopWatching = () => Promise<void>;
@@ -533,6 +533,8 @@ function changedEntries(
     const child = folder.rel === "" ? entry.name : `${folder.rel}/${entry.name}`;
     now.add(child);
     const kind = before.get(child);
+    // Not served for its name, and said so by the load that listed it: nothing in it to watch.
+    if (kind === ENTRY_CONTROL) continue;
     if (!entry.isDirectory()) {
       if (kind === undefined || kind === ENTRY_FOLDER) paths.push(child);
     } else if (kind !== ENTRY_FOLDER || !watched(child)) {

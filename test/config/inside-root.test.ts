@@ -105,7 +105,16 @@ describe("readInsideRoot", () => {
     made.push(holder);
     symlinkSync(real, join(holder, "docs"));
     symlinkSync(join(real, "a.json"), join(real, "b.json"));
-    expect([readInsideRoot(join(holder, "docs"), "b.json", NONE).ok, listInsideRoot(join(holder, "docs"), () => true)]).toEqual([true, { files: ["a.json"], links: ["b.json"], unlisted: [], undecodable: [] }]);
+    expect([readInsideRoot(join(holder, "docs"), "b.json", NONE).ok, listInsideRoot(join(holder, "docs"), () => true)]).toEqual([true, { files: ["a.json"], links: ["b.json"], unlisted: [], undecodable: [], controlNamed: [] }]);
+  });
+
+  it("lists a file, folder or link whose name holds a control character apart, and reads none by path", () => {
+    const root = tempRepo({ "ok.mdx": "# Ok\n", "new\nline.mdx": "# NL\n", "esc\u001b[31m/inner.mdx": "# In\n", "c1\u0085.mdx": "# C1\n", "notes\t.txt": "" });
+    symlinkSync("ok.mdx", join(root, "link\r.mdx"));
+    const listing = listInsideRoot(root, (rel) => rel.endsWith(".mdx"));
+    expect({ ...listing, controlNamed: [...listing.controlNamed].sort() }).toEqual({ files: ["ok.mdx"], links: [], unlisted: [], undecodable: [], controlNamed: ["c1\u0085.mdx", "esc\u001b[31m", "link\r.mdx", "new\nline.mdx"] });
+    const refused = (c: string): object => ({ ok: false, reason: "missing", message: `the name holds a control character (U+${c}), which svc-mcp does not serve: rename it` });
+    expect(["new\nline.mdx", "esc\u001b[31m/inner.mdx", "c1\u0085.mdx"].map((rel) => readInsideRoot(root, rel, NONE))).toEqual([refused("000A"), refused("001B"), refused("0085")]);
   });
 
   it("says why anything else is not read: missing, a link to nowhere, a loop, a folder, a pipe (without waiting on it), too large", () => {

@@ -1,4 +1,5 @@
 import { LIMITS } from "../../limits.js";
+import { terminalText } from "../../config/visible-text.js";
 import { readerWithGroups } from "../../vfs/access.js";
 import { localContext } from "../../vfs/request-context.js";
 import { describeArgumentIssues, parseInput } from "../../engine/use-cases/outcome.js";
@@ -45,7 +46,8 @@ export const fsCommand = defineCommand({
     }
     io.stdout(r.stdout);
     io.stderr(r.stderr);
-    if (r.hint !== undefined) io.stderr(`svc-mcp: ${r.hint}\n`);
+    // The hint quotes the path asked for and the paths it may have meant: written as `check` writes them.
+    if (r.hint !== undefined) io.stderr(`svc-mcp: ${terminalText(r.hint)}\n`);
     return r.exitCode;
   },
 });

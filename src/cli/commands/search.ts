@@ -3,7 +3,7 @@ import { localContext } from "../../vfs/request-context.js";
 import { type ArgumentIssue, describeArgumentIssues, parseInput } from "../../engine/use-cases/outcome.js";
 import { PAGE_SIZE_RANGE, searchDocs, searchInput, searchText } from "../../engine/use-cases/search-docs.js";
 import type { SearchResult } from "../../engine/use-cases/search-result.js";
-import { terminalText } from "../../config/visible-text.js";
+import { terminalText, visibleText } from "../../config/visible-text.js";
 import { LIMITS } from "../../limits.js";
 import { defineCommand } from "../command.js";
 import { loadDocs } from "../load-docs.js";
@@ -77,7 +77,7 @@ export const searchCommand = defineCommand({
     } else if (results.length === 0) {
       // The tool's words name the filesystem tool, which a terminal has no way to call: the
       // command that does the same is named instead.
-      io.stdout(`No results for "${input.value.query}". Try other words, fewer terms, or search the files: svc-mcp fs 'rg -il "term" /'\n`);
+      io.stdout(`No results for "${visibleText(input.value.query)}". Try other words, fewer terms, or search the files: svc-mcp fs 'rg -il "term" /'\n`);
     } else {
       io.stdout(`${terminalText(searchText(results, input.value.query, runtime.names))}\n`);
     }

@@ -6,16 +6,22 @@ import type { ApiOperation } from "./model.js";
  * hyphens one, lower case. So `Checkout / State` -> `checkout-state` (spree's links) and
  * `Management API - Surveys - Contact Links` -> `management-api--surveys--contact-links`
  * (formbricks' links to its generated v2 reference: three hyphens become two, not one). We also
- * drop `? # " \`` (they end or break a URL).
+ * drop `? # " \`` (they end or break a URL), and control characters left after the spaces
+ * (ESC, DEL, C1: `CONTROLS`): a summary `List \x1b[31mred` made the page path
+ * `/api-reference/list-\x1b[31mred`, raw in `ls` and `find` (docs/repository.md).
  */
 export function slugify(text: string): string {
   return text
     .replace(/[{}(),.'/?#"`]/g, "")
     .trim()
     .replace(/\s/g, "-")
+    .replace(CONTROLS, "")
     .replace(/--/g, "-")
     .toLowerCase();
 }
+
+/** C0, DEL and C1 controls: no page path holds one (a file named so is not served either). */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** The slug of an operation: its summary, else `<method>-<path words>` (`get-users-posts`). */
 export function operationSlug(op: Pick<ApiOperation, "summary" | "method" | "path" | "kind">): string {
@@ -46,7 +52,8 @@ export function operationPagePath(op: ApiOperation, directory: string | undefine
  * `/.mdx` that `ls /` hides (adversary round 49 N2).
  */
 export function hrefToPagePath(href: string): string {
-  let p = href.trim().toLowerCase();
+  // Controls dropped, as a browser drops a tab or a line break from a URL it is given.
+  let p = href.replace(CONTROLS, "").trim().toLowerCase();
   if (!p.startsWith("/")) p = `/${p}`;
   while (p.length > 1 && p.endsWith("/")) p = p.slice(0, -1);
   p = p.replace(/\.(mdx|md)$/, "");

@@ -6,6 +6,8 @@
  * liquidation formula was indexed as `\mathrm = \min \left( \mathrm ,\ \frac \right)`. What a
  * reader sees of a formula is its symbols and names: groups keep their text, commands go
  * (operator names such as `\min` read as the word), escaped characters are the characters.
+ * LaTeX's `\(...\)` and `\[...\]` are not read as math: Mintlify's LaTeX page names only dollar
+ * signs and the `<Latex>` component, and in Markdown `\(` is an escaped `(`, shown as written.
  */
 
 /** Commands KaTeX prints as the word itself (`\min` is "min"); every other command is markup or a symbol. */
