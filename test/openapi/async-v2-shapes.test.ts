@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DocsRuntime } from "../../src/engine/runtime.js";
 import { localContext } from "../../src/vfs/request-context.js";
+import { startBridge } from "../bridge/harness.js";
 import { writeRepo } from "./helpers.js";
 
 /** Cut from the specification's Streetlights MQTT example (2.x). */
@@ -116,13 +117,14 @@ components:
 
 describe("AsyncAPI 2.x pages", () => {
   let runtime: DocsRuntime;
+  let root: string;
   const sh = async (command: string) => {
     const r = await runtime.readerState(localContext()).shell.run(command);
     return r.stdout + r.stderr;
   };
 
   beforeAll(async () => {
-    const root = writeRepo({
+    root = writeRepo({
       "docs.json": { name: "Lights", navigation: { groups: [{ group: "Lights", asyncapi: "streetlights.yml" }, { group: "OneOf", asyncapi: { source: "oneof.yml", directory: "oneof" } }] } },
       "streetlights.yml": STREETLIGHTS,
       "oneof.yml": ONEOF,
@@ -268,5 +270,29 @@ describe("AsyncAPI 2.x pages", () => {
         "## Source",
       ].join("\n") + "\n",
     );
+  });
+
+  it("the HTML page shows the same: server variables, bindings, headers, an unnamed operation by its action", async () => {
+    const h = await startBridge({ root, authMode: "partial", apps: true });
+    try {
+      const html = async (path: string) => (await fetch(`${h.origin}${path}`, { headers: { accept: "text/html" } })).text();
+      const lights = await html("/api-reference/smartylightingstreetlights10eventstreetlightidlightingmeasured");
+      const lines = (page: string, pattern: RegExp) => page.split("\n").filter((l) => pattern.test(l));
+      expect(lines(lights, /Servers:|Bindings:|<h4>Headers/)).toEqual([
+        '<p class="meta">Servers: <code>production</code> (mqtt test.mosquitto.org:{port}; <code>port</code>: 1883 (default), 8883)</p>',
+        '<p class="meta">Bindings: <code>mqtt</code> <code>{&quot;qos&quot;:1}</code></p>',
+        "<h4>Headers</h4>",
+      ]);
+      const test = await html("/oneof/test");
+      expect(lines(test, /<h3>|Bindings:/)).toEqual([
+        '<p class="meta">Bindings: <code>amqp</code> <code>{&quot;is&quot;:&quot;routingKey&quot;,&quot;exchange&quot;:{&quot;name&quot;:&quot;events&quot;,&quot;type&quot;:&quot;topic&quot;}}</code></p>',
+        '<h3><span class="method m-publish">PUBLISH</span></h3>',
+        '<h3><span class="method m-subscribe">SUBSCRIBE</span></h3>',
+        "<h3>testMessages</h3>",
+        '<p class="meta">Bindings: <code>amqp</code> <code>{&quot;contentEncoding&quot;:&quot;gzip&quot;}</code></p>',
+      ]);
+    } finally {
+      await h.close();
+    }
   });
 });
