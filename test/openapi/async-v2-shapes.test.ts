@@ -115,6 +115,64 @@ components:
     objectWithKey2: {type: object, properties: {key2: {type: string}}}
 `;
 
+/** Cut from the specification's Gemini WebSocket example (2.0.0): a `ws` binding holding a whole query schema. */
+const GEMINI = `asyncapi: 2.0.0
+info:
+  title: Gemini Market Data Websocket API
+  version: '1.0.0'
+servers:
+  public:
+    url: wss://api.gemini.com
+    protocol: wss
+channels:
+  /v1/marketdata/{symbol}:
+    parameters:
+      symbol:
+        description: |
+          Symbols are formatted as CCY1CCY2 where prices are in CCY2 and quantities are in CCY1.
+        schema:
+          type: string
+          enum: ['btcusd', 'ethbtc', 'ethusd']
+    bindings:
+      ws:
+        bindingVersion: 0.1.0
+        query:
+          type: object
+          description: |
+            The semantics of entry type filtering is: if any entry type is specified as true or false, all of them must be explicitly flagged true to show up in the response.
+          properties:
+            heartbeat: {type: boolean, default: false, description: Optionally add this parameter and set to true to receive a heartbeat every 5 seconds}
+            top_of_book: {type: boolean, default: false, description: If absent or false, receive full order book depth.}
+    subscribe:
+      summary: Receive market updates on a given symbol
+      message:
+        $ref: '#/components/messages/marketData'
+components:
+  messages:
+    marketData:
+      summary: Message with marked data information.
+      payload:
+        $ref: '#/components/schemas/market'
+      examples:
+        - payload: {type: heartbeat, socket_sequence: 1656}
+  schemas:
+    market:
+      type: object
+      oneOf:
+        - $ref: '#/components/schemas/heartbeat'
+    heartbeat:
+      allOf:
+        - properties:
+            type: {type: string, const: heartbeat}
+          required: [type]
+        - $ref: '#/components/schemas/default'
+    default:
+      type: object
+      required: [type, socket_sequence]
+      properties:
+        socket_sequence: {type: integer, description: zero-indexed monotonic increasing sequence number}
+`;
+
 describe("AsyncAPI 2.x pages", () => {
   let runtime: DocsRuntime;
   let root: string;
@@ -125,9 +183,10 @@ describe("AsyncAPI 2.x pages", () => {
 
   beforeAll(async () => {
     root = writeRepo({
-      "docs.json": { name: "Lights", navigation: { groups: [{ group: "Lights", asyncapi: "streetlights.yml" }, { group: "OneOf", asyncapi: { source: "oneof.yml", directory: "oneof" } }] } },
+      "docs.json": { name: "Lights", navigation: { groups: [{ group: "Lights", asyncapi: "streetlights.yml" }, { group: "OneOf", asyncapi: { source: "oneof.yml", directory: "oneof" } }, { group: "Gemini", asyncapi: { source: "gemini.yml", directory: "gemini" } }] } },
       "streetlights.yml": STREETLIGHTS,
       "oneof.yml": ONEOF,
+      "gemini.yml": GEMINI,
     });
     runtime = await DocsRuntime.load({ root });
   });
@@ -269,6 +328,27 @@ describe("AsyncAPI 2.x pages", () => {
         "```",
         "## Source",
       ].join("\n") + "\n",
+    );
+  });
+
+  it("a long binding is named by its keys; a parameter's enum is listed; an operation without operationId is headed by its action", async () => {
+    expect(await sh("sed -n '/^Channel/,/^### SUBSCRIBE/p' /gemini/v1marketdatasymbol.mdx")).toBe(
+      [
+        "Channel `/v1/marketdata/{symbol}`",
+        "",
+        "**Servers:** `public` (wss wss://api.gemini.com)",
+        "",
+        "Bindings: `ws` (`bindingVersion`, `query`: see the spec file)",
+        "",
+        "## Parameters",
+        "",
+        '- [`symbol`](#symbol) `string`: Symbols are formatted as CCY1CCY2 where prices are in CCY2 and quantities are in CCY1. (one of: "btcusd", "ethbtc", "ethusd")',
+        "",
+        "## Operations",
+        "",
+        "### SUBSCRIBE",
+        "",
+      ].join("\n"),
     );
   });
 

@@ -30,8 +30,11 @@ export function bindingsLine(bindings: Readonly<Record<string, unknown>> | undef
   for (const [protocol, value] of Object.entries(bindings)) {
     const data = nodes.data(value);
     const json = JSON.stringify(data) ?? "null";
-    const text = json.length <= MAX_BINDING_CHARS ? json : `${json.slice(0, MAX_BINDING_CHARS)}…`;
-    parts.push(json === "{}" ? `\`${protocol}\`` : `\`${protocol}\` \`${text.replace(/`/g, "'")}\``);
+    // A long binding (Gemini's `ws.query` is a whole schema) is named by its keys: the spec file,
+    // which Source names, holds it; a JSON line cut mid-way reads as nothing.
+    if (json.length > MAX_BINDING_CHARS && typeof data === "object" && data !== null && !Array.isArray(data)) parts.push(`\`${protocol}\` (${Object.keys(data).map((k) => `\`${k.replace(/`/g, "'")}\``).join(", ")}: see the spec file)`);
+    else if (json === "{}") parts.push(`\`${protocol}\``);
+    else parts.push(`\`${protocol}\` \`${(json.length <= MAX_BINDING_CHARS ? json : `${json.slice(0, MAX_BINDING_CHARS)}…`).replace(/`/g, "'")}\``);
   }
   return parts.length > 0 ? `Bindings: ${parts.join(", ")}` : undefined;
 }
