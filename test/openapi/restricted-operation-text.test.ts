@@ -67,7 +67,7 @@ const V3 = [
   "",
 ].join("\n");
 
-const pubMessage = ["### message", "", "Payload:", "", "- `a` `string`", "", "```json Example", "{", '  "a": "<string>"', "}", "```", ""];
+const pubMessage = ["### Pub", "", "Payload:", "", "- `a` `string`", "", "```json Example", "{", '  "a": "<string>"', "}", "```", ""];
 
 describe("an AsyncAPI operation restricted on its own, with messages only it carries", () => {
   let root: string;
@@ -102,11 +102,11 @@ describe("an AsyncAPI operation restricted on its own, with messages only it car
           "",
           "## Operations",
           "",
-          "### SUBSCRIBE subscribe user/signedup",
+          "### SUBSCRIBE",
           "",
           "Public summary",
           "",
-          "Messages: `message`",
+          "Messages: `Pub`",
           "",
           "## Messages",
           "",

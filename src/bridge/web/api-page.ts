@@ -1,4 +1,5 @@
 import type { AsyncChannel, AsyncSpec } from "../../config/asyncapi/model.js";
+import { bindingsLine, serverText } from "../../config/asyncapi/channel-lines.js";
 import type { ApiSettings } from "../../config/openapi/api-settings.js";
 import { exampleRequest, generatedExamples } from "../../config/openapi/code-examples.js";
 import { exampleValue } from "../../config/openapi/example-value.js";
@@ -271,7 +272,9 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
   if (ch.summary !== undefined && ch.summary !== ch.description) out.push(prose(ch.summary));
   if (ch.description !== undefined) out.push(prose(ch.description));
   const servers = spec.servers.filter((s) => ch.servers.length === 0 || ch.servers.includes(s.name));
-  if (servers.length > 0) out.push(`<p class="meta">Servers: ${servers.map((s) => `<code>${esc(s.name)}</code> (${esc(s.protocol)} ${esc(s.url)})`).join(", ")}</p>`);
+  if (servers.length > 0) out.push(`<p class="meta">Servers: ${servers.map((s) => codeSpans(serverText(s))).join(", ")}</p>`);
+  const bindings = bindingsLine(ch.bindings, nodes);
+  if (bindings !== undefined) out.push(`<p class="meta">${codeSpans(bindings)}</p>`);
   if (ch.parameters.length > 0) {
     out.push(`<h2>Parameters</h2>`, `<dl class="fields">`);
     for (const p of ch.parameters) out.push(fieldHtml({ name: p.name, type: fieldOf(p.schema ?? {}, nodes)?.type ?? "string", required: true, deprecated: false, ...(p.description !== undefined ? { description: p.description } : {}), notes: [] }, "path", p.name, "", md));
@@ -281,9 +284,11 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
   if (operations.length > 0) {
     out.push(`<h2>Operations</h2>`);
     for (const op of operations) {
-      out.push(`<h3><span class="method m-${esc(op.action.toLowerCase())}">${esc(op.action.toUpperCase())}</span> ${esc(op.id)}</h3>`);
+      out.push(`<h3><span class="method m-${esc(op.action.toLowerCase())}">${esc(op.action.toUpperCase())}</span>${op.unnamed === true ? "" : ` ${esc(op.id)}`}</h3>`);
       if (op.summary !== undefined) out.push(prose(op.summary));
       if (op.description !== undefined) out.push(prose(op.description));
+      const opBindings = bindingsLine(op.bindings, nodes);
+      if (opBindings !== undefined) out.push(`<p class="meta">${codeSpans(opBindings)}</p>`);
       if (op.messages.length > 0) out.push(`<p class="meta">Messages: ${op.messages.map((m) => `<code>${esc(m.name)}</code>`).join(", ")}</p>`);
     }
   }
@@ -294,6 +299,9 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
       out.push(`<h3>${esc(m.title ?? m.name)}</h3>`);
       if (m.summary !== undefined) out.push(prose(m.summary));
       if (m.description !== undefined) out.push(prose(m.description));
+      const messageBindings = bindingsLine(m.bindings, nodes);
+      if (messageBindings !== undefined) out.push(`<p class="meta">${codeSpans(messageBindings)}</p>`);
+      if (m.headers !== undefined) out.push(`<h4>Headers</h4>`, contentHtml({ mediaType: "", schema: m.headers, examples: [] }, "header", () => undefined, md, nodes));
       const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
       out.push(`<p class="media"><code>${esc(content.mediaType)}</code></p>`, contentHtml(content, "payload", () => undefined, md, nodes));
       const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }, nodes) : undefined);
@@ -306,6 +314,13 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
   return out.join("\n");
 }
 
+/** A line the MDX page writes with `code` spans, as HTML: each span a `<code>`, the rest escaped. */
+function codeSpans(line: string): string {
+  return line
+    .split("`")
+    .map((part, i) => (i % 2 === 1 ? `<code>${esc(part)}</code>` : esc(part)))
+    .join("");
+}
 
 function isPlaceholder(v: unknown): boolean {
   return typeof v === "string" && /^<[\w-]+>$/.test(v);

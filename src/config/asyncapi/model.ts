@@ -9,6 +9,8 @@ export interface AsyncMessage {
   readonly contentType?: string;
   readonly payload?: JsonSchema;
   readonly headers?: JsonSchema;
+  /** Protocol-specific fields by protocol (`kafka: {key: ...}`), its traits' included. */
+  readonly bindings?: Readonly<Record<string, unknown>>;
   readonly examples: readonly ApiExample[];
 }
 
@@ -18,6 +20,10 @@ export interface AsyncOperation {
   readonly action: string;
   readonly summary?: string;
   readonly description?: string;
+  /** 2.x: written without `operationId` (its `id` is then `<action> <channel>`, a name no one wrote). */
+  readonly unnamed?: true;
+  /** Protocol-specific fields by protocol (`mqtt: {qos: 1}`), its traits' included. */
+  readonly bindings?: Readonly<Record<string, unknown>>;
   readonly messages: readonly AsyncMessage[];
   /**
    * The messages (the very objects of `AsyncChannel.messages`, on any channel) this operation
@@ -45,6 +51,8 @@ export interface AsyncChannel {
   readonly parameters: readonly { readonly name: string; readonly description?: string; readonly schema?: JsonSchema }[];
   readonly operations: readonly AsyncOperation[];
   readonly messages: readonly AsyncMessage[];
+  /** Protocol-specific fields by protocol (`amqp: {is: routingKey, ...}`). */
+  readonly bindings?: Readonly<Record<string, unknown>>;
   /** Server names the channel is limited to (all servers when empty). */
   readonly servers: readonly string[];
   readonly hidden: boolean;
@@ -59,6 +67,16 @@ export interface AsyncServer {
   /** `host` + `pathname` (3.x) or `url` (2.x). */
   readonly url: string;
   readonly protocol: string;
+  readonly description?: string;
+  /** `variables` of the URL, in the order written. */
+  readonly variables?: readonly AsyncServerVariable[];
+}
+
+export interface AsyncServerVariable {
+  readonly name: string;
+  readonly default?: string;
+  /** `enum`: the values allowed (empty: any). */
+  readonly values: readonly string[];
   readonly description?: string;
 }
 

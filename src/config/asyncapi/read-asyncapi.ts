@@ -2,9 +2,11 @@ import type { ApiExample, ApiExtension, JsonSchema } from "../openapi/model.js";
 import { readPageMeta } from "../page-meta.js";
 import { readExtension } from "../openapi/operations.js";
 import { pointerSegment } from "../openapi/validate-openapi.js";
-import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncServer, AsyncSpec } from "./model.js";
+import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncServer, AsyncServerVariable, AsyncSpec } from "./model.js";
 import { appendAll } from "../../arrays.js";
 import { asyncOperationRule } from "./async-parts.js";
+import { componentMessageKeys, v2MessageName, withTraits } from "./async-traits.js";
+import { readFlag } from "../openapi/operation-extensions.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -49,9 +51,23 @@ function readServers(servers: unknown, version: "2" | "3"): AsyncServer[] {
     if (!isObj(s)) continue;
     const url = version === "3" ? `${str(s.host) ?? ""}${str(s.pathname) ?? ""}` : (str(s.url) ?? "");
     const description = str(s.description);
-    out.push({ name, url, protocol: str(s.protocol) ?? "", ...(description !== undefined ? { description } : {}) });
+    const variables = serverVariables(s.variables);
+    out.push({ name, url, protocol: str(s.protocol) ?? "", ...(description !== undefined ? { description } : {}), ...(variables.length > 0 ? { variables } : {}) });
   }
   return out;
+}
+
+/** A server's `variables` (`{port}` in `test.mosquitto.org:{port}`): default and allowed values. */
+function serverVariables(v: unknown): AsyncServerVariable[] {
+  if (!isObj(v)) return [];
+  return Object.entries(v)
+    .filter((e): e is [string, Obj] => isObj(e[1]))
+    .map(([name, x]) => {
+      const def = typeof x.default === "string" || typeof x.default === "number" ? String(x.default) : undefined;
+      const values = Array.isArray(x.enum) ? x.enum.filter((e) => typeof e === "string" || typeof e === "number").map(String) : [];
+      const description = str(x.description);
+      return { name, ...(def !== undefined ? { default: def } : {}), values, ...(description !== undefined ? { description } : {}) };
+    });
 }
 
 function readV3(doc: Obj): AsyncChannel[] {
@@ -126,28 +142,42 @@ function carried(op: Obj, ch: Obj, byObject: ReadonlyMap<Obj, AsyncMessage[]>): 
 
 function readV2(doc: Obj): AsyncChannel[] {
   const channels = isObj(doc.channels) ? doc.channels : {};
+  const componentKeys = componentMessageKeys(doc);
   const out: AsyncChannel[] = [];
   for (const [id, ch] of Object.entries(channels)) {
     if (!isObj(ch)) continue;
-    const ops: AsyncOperation[] = [];
-    const all: AsyncMessage[] = [];
-    for (const action of ["publish", "subscribe"] as const) {
-      const op = ch[action];
-      if (!isObj(op)) continue;
-      const messages = readV2Message(op.message);
-      appendAll(all, messages);
-      ops.push(operation(str(op.operationId) ?? `${action} ${id}`, action, op, messages, messages));
+    // One entry per message object: a message both operations carry (a `$ref` to one
+    // component) is listed once under Messages, and both name it. Operations without a rule
+    // read theirs first, so a message an open operation shares with a restricted one is never
+    // called by the restricted one's name (`v2MessageName`).
+    const read = new Map<Obj, AsyncMessage>();
+    const written = (["publish", "subscribe"] as const).flatMap((action) => (isObj(ch[action]) ? [{ action, op: ch[action] as Obj }] : []));
+    const carried = new Map<string, AsyncMessage[]>();
+    for (const { action, op } of [...written].sort((a, b) => Number(asyncOperationRule(a.op) !== undefined) - Number(asyncOperationRule(b.op) !== undefined))) {
+      carried.set(action, readV2Message(op.message, componentKeys, str(withTraits(op).operationId) ?? action, read));
     }
+    const ops = written.map(({ action, op }): AsyncOperation => {
+      const operationId = str(withTraits(op).operationId);
+      const messages = carried.get(action) ?? [];
+      return { ...operation(operationId ?? `${action} ${id}`, action, op, messages, messages), ...(operationId === undefined ? { unnamed: true as const } : {}) };
+    });
     const servers = Array.isArray(ch.servers) ? ch.servers.filter((s): s is string => typeof s === "string") : [];
-    out.push(channel(id, id, ch, ops, all, servers, undefined, `/channels/${pointerSegment(id)}`));
+    out.push(channel(id, id, ch, ops, [...read.values()], servers, undefined, `/channels/${pointerSegment(id)}`));
   }
   return out;
 }
 
-function readV2Message(m: unknown): AsyncMessage[] {
+function readV2Message(m: unknown, componentKeys: ReadonlyMap<Obj, string>, operationName: string, read: Map<Obj, AsyncMessage>): AsyncMessage[] {
   if (!isObj(m)) return [];
-  if (Array.isArray(m.oneOf)) return m.oneOf.filter(isObj).map((x, i) => readMessage(x, `message${i + 1}`));
-  return [readMessage(m, "message")];
+  const one = (x: Obj, index: number | undefined): AsyncMessage => {
+    const known = read.get(x);
+    if (known !== undefined) return known;
+    const message = readMessage(x, v2MessageName(x, componentKeys, operationName, index));
+    read.set(x, message);
+    return message;
+  };
+  if (Array.isArray(m.oneOf)) return m.oneOf.filter(isObj).map((x, i) => one(x, i));
+  return [one(m, undefined)];
 }
 
 /** The key a message object is held under in a channel's `messages` map (identity kept by dereferencing). */
@@ -169,12 +199,16 @@ function readMessageMap(messages: unknown, byObject?: Map<Obj, AsyncMessage[]>):
 }
 
 function operation(id: string, action: string, op: Obj, messages: AsyncMessage[], uses: readonly AsyncMessage[]): AsyncOperation {
-  const summary = str(op.summary);
-  const description = str(op.description);
+  // Its traits' summary, description and bindings are its own; its rule is read from the
+  // operation as written (`asyncOperationRule` narrows it by each trait's).
+  const merged = withTraits(op);
+  const summary = str(merged.summary);
+  const description = str(merged.description);
   const extension = asyncOperationRule(op);
   return {
     id,
     action,
+    ...(isObj(merged.bindings) ? { bindings: merged.bindings } : {}),
     ...(summary !== undefined ? { summary } : {}),
     ...(description !== undefined ? { description } : {}),
     messages,
@@ -200,7 +234,7 @@ function channel(
   const parameters = isObj(ch.parameters)
     ? Object.entries(ch.parameters).map(([name, p]) => {
         const d = isObj(p) ? str(p.description) : undefined;
-        const schema = isObj(p) && isObj(p.schema) ? (p.schema as JsonSchema) : undefined;
+        const schema = isObj(p) ? parameterSchema(p) : undefined;
         return { name, ...(d !== undefined ? { description: d } : {}), ...(schema !== undefined ? { schema } : {}) };
       })
     : [];
@@ -211,16 +245,25 @@ function channel(
     ...(summary !== undefined ? { summary } : {}),
     ...(description !== undefined ? { description } : {}),
     parameters,
+    ...(isObj(ch.bindings) ? { bindings: ch.bindings } : {}),
     operations,
     messages,
     servers,
-    hidden: ch["x-hidden"] === true || (extension?.metadata !== undefined && readPageMeta(extension.metadata).hidden),
+    hidden: readFlag(ch["x-hidden"]) || (extension?.metadata !== undefined && readPageMeta(extension.metadata).hidden),
     ...(extension !== undefined ? { extension } : {}),
     pointer,
   };
 }
 
-function readMessage(m: Obj, fallbackName: string): AsyncMessage {
+/** A channel parameter's schema: 2.x `schema`; 3.x a string with its `enum` and `default`. */
+function parameterSchema(p: Obj): JsonSchema | undefined {
+  if (isObj(p.schema)) return p.schema as JsonSchema;
+  if (!Array.isArray(p.enum) && p.default === undefined) return undefined;
+  return { type: "string", ...(Array.isArray(p.enum) ? { enum: p.enum } : {}), ...(p.default !== undefined ? { default: p.default } : {}) } as JsonSchema;
+}
+
+function readMessage(written: Obj, fallbackName: string): AsyncMessage {
+  const m = withTraits(written);
   const title = str(m.title);
   const summary = str(m.summary);
   const description = str(m.description);
@@ -239,6 +282,7 @@ function readMessage(m: Obj, fallbackName: string): AsyncMessage {
     ...(contentType !== undefined ? { contentType } : {}),
     ...(isObj(m.payload) ? { payload: (isObj(m.payload.schema) && str(m.payload.schemaFormat) !== undefined ? m.payload.schema : m.payload) as JsonSchema } : {}),
     ...(isObj(m.headers) ? { headers: m.headers as JsonSchema } : {}),
+    ...(isObj(m.bindings) ? { bindings: m.bindings } : {}),
     examples,
   };
 }

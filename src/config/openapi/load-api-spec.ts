@@ -16,6 +16,7 @@ import { pointerSegments, specLocator, type TextPosition } from "./spec-position
 import type { SpecCache } from "./spec-cache.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
 import type { SpecWarning } from "./spec-warning.js";
+import { operationExtensionWarnings } from "./operation-extensions.js";
 import { isStackOverflow } from "../stack-overflow.js";
 import { type OpenapiValidator, pointerToPath } from "./validate-openapi.js";
 import type { RefFile, RefReaders } from "./ref-target.js";
@@ -174,7 +175,8 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   const schemaWarnings = inSchemas.map((p): SpecWarning => ({ message: `${pointerToPath(p.pointer)}: ${p.message} (not valid OpenAPI ${type.raw}); read as written`, at: pointerSegments(p.pointer) }));
   const pathWarnings = optionalInPath.map((at): SpecWarning => ({ message: `${pointerToPath(`${at}/required`)}: a path parameter must be required (not valid OpenAPI ${type.raw}); read as required`, at: pointerSegments(`${at}/required`) }));
   const decided = resolved.decisions.length > 0 ? { refDecisions: resolved.decisions } : {};
-  return done({ ok: true, spec, warnings: placed([...parseWarnings, ...cut.warnings, ...resolved.warnings, ...circles, ...schemaWarnings, ...pathWarnings]), ...decided }, resolved.selfContained);
+  const extensionWarnings = operationExtensionWarnings(deref);
+  return done({ ok: true, spec, warnings: placed([...parseWarnings, ...cut.warnings, ...resolved.warnings, ...circles, ...schemaWarnings, ...pathWarnings, ...extensionWarnings]), ...decided }, resolved.selfContained);
 }
 
 /** A warning about one place of the spec, with that place's line and column (`at` dropped: it

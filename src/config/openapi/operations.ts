@@ -14,6 +14,7 @@ import {
 } from "./model.js";
 import { pointerSegment, type SchemaProblem } from "./validate-openapi.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
+import { codeSamplesKey, readCodeSamples, readFlag } from "./operation-extensions.js";
 
 type Obj = Record<string, unknown>;
 
@@ -152,10 +153,11 @@ function readOperation(i: OpInput): ApiOperation {
     security: readSecurity(op.security !== undefined ? op.security : i.docSecurity, i.schemes),
     servers: servers.length > 0 ? servers : itemServers.length > 0 ? itemServers : i.docServers,
     // `x-mint.metadata.hidden` is the page's front matter `hidden`: out of navigation as `x-hidden`.
-    hidden: op["x-hidden"] === true || (extension?.metadata !== undefined && readPageMeta(extension.metadata).hidden),
-    excluded: op["x-excluded"] === true,
+    // A string "true"/"yes" reads as true (`readFlag`), with a warning (`operationExtensionWarnings`).
+    hidden: readFlag(op["x-hidden"]) || (extension?.metadata !== undefined && readPageMeta(extension.metadata).hidden),
+    excluded: readFlag(op["x-excluded"]),
     ...(extension !== undefined ? { extension } : {}),
-    codeSamples: readCodeSamples(op["x-codeSamples"] ?? op["x-code-samples"]),
+    codeSamples: readCodeSamples(op[codeSamplesKey(op) ?? "x-codeSamples"]),
     pointer: i.pointer,
     problems: i.problems,
     ...(i.problemAt !== undefined ? { problemAt: i.problemAt } : {}),
@@ -351,15 +353,3 @@ function mergeOwn(objects: readonly Obj[]): Obj {
   return out;
 }
 
-function readCodeSamples(v: unknown): ApiOperation["codeSamples"] {
-  if (!Array.isArray(v)) return [];
-  const out: { lang: string; label?: string; source: string }[] = [];
-  for (const s of v) {
-    if (!isObj(s)) continue;
-    const lang = str(s.lang);
-    const source = str(s.source);
-    const label = str(s.label);
-    if (lang !== undefined && source !== undefined) out.push({ lang, source, ...(label !== undefined ? { label } : {}) });
-  }
-  return out;
-}

@@ -442,7 +442,12 @@ function planExplicitEntries(input: PlanInput, specs: LoadedSpecs, table: PageTa
       const target = parsed.file !== undefined ? resolveSpecName(parsed.file, [...input.specs.keys()]) : defaults.length === 1 ? defaults[0] : undefined;
       if (target !== undefined) out.sources.add(target);
       const outcome = matchOperationEntry(parsed, ctx);
-      if (outcome.kind === "operation") {
+      if (outcome.kind === "operation" && outcome.operation.excluded) {
+        // `x-excluded` leaves the operation out of the documentation entirely, as the platform
+        // documents it: an entry naming it makes no page either (before, it made one).
+        out.entries.set(entry.path, { kind: "not-generated" });
+        diagnostics.push({ severity: "warning", file: "docs.json", path: entry.path, message: `"${entry.value}" names an operation marked x-excluded in ${outcome.spec.source}: no page is made for it; remove the entry, or x-excluded`, code: API_CODES.unmatched });
+      } else if (outcome.kind === "operation") {
         const { spec, operation } = outcome;
         const dir = directoryFor(el, input.refs, "openapi", spec.source);
         place(el, entry.path, table.add(operationPagePath(operation, dir), { kind: "operation", spec, operation }, el.placement), spec.source);

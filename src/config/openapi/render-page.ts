@@ -1,6 +1,7 @@
 import { LIMITS } from "../../limits.js";
 import { finiteDataSized } from "../finite-data.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
+import { bindingsLine, operationHeading, serverText } from "../asyncapi/channel-lines.js";
 import { readPageMeta } from "../page-meta.js";
 import type { ApiSettings } from "./api-settings.js";
 import { exampleRequest, generatedExamples } from "./code-examples.js";
@@ -338,6 +339,15 @@ function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): st
   return line;
 }
 
+/** A channel parameter: its type and notes when its schema (2.x) or `enum`/`default` (3.x) says them. */
+function channelParameterLine(p: AsyncChannel["parameters"][number], nodes: SchemaBudget): string {
+  const field = p.schema !== undefined ? fieldOf(p.schema, nodes) : undefined;
+  let line = `- [\`${p.name}\`](#${p.name})${field !== undefined ? ` \`${field.type}\`` : ""}`;
+  if (p.description !== undefined) line += `: ${oneLine(p.description)}`;
+  if (field !== undefined && field.notes.length > 0) line += ` (${field.notes.join("; ")})`;
+  return line;
+}
+
 function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefined, nodes: SchemaBudget): string[] {
   const { fields, truncated } = schemaFields(c.schema, "", nodes);
   const lines = fields.map((f) => {
@@ -438,19 +448,23 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | un
   if (ch.summary !== undefined && ch.summary !== ch.description) out.push(ch.summary, "");
   if (ch.description !== undefined) out.push(ch.description.trim(), "");
   const servers = spec.servers.filter((s) => ch.servers.length === 0 || ch.servers.includes(s.name));
-  if (servers.length > 0) out.push(`**Servers:** ${servers.map((s) => `\`${s.name}\` (${s.protocol} ${s.url})`).join(", ")}`, "");
+  if (servers.length > 0) out.push(`**Servers:** ${servers.map(serverText).join(", ")}`, "");
+  const bindings = bindingsLine(ch.bindings, nodes);
+  if (bindings !== undefined) out.push(bindings, "");
   if (ch.parameters.length > 0) {
     out.push("## Parameters", "");
-    for (const p of ch.parameters) out.push(`- [\`${p.name}\`](#${p.name})${p.description !== undefined ? `: ${oneLine(p.description)}` : ""}`);
+    for (const p of ch.parameters) out.push(channelParameterLine(p, nodes));
     out.push("");
   }
   const operations = channelPageOperations(ch);
   if (operations.length > 0) {
     out.push("## Operations", "");
     for (const op of operations) {
-      out.push(`### ${op.action.toUpperCase()} ${op.id}`, "");
+      out.push(operationHeading(op), "");
       if (op.summary !== undefined) out.push(oneLine(op.summary), "");
       if (op.description !== undefined) out.push(op.description.trim(), "");
+      const bindings = bindingsLine(op.bindings, nodes);
+      if (bindings !== undefined) out.push(bindings, "");
       if (op.messages.length > 0) out.push(`Messages: ${op.messages.map((m) => `\`${m.name}\``).join(", ")}`, "");
     }
   }
@@ -462,6 +476,11 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | un
       if (m.summary !== undefined) out.push(oneLine(m.summary), "");
       if (m.description !== undefined) out.push(m.description.trim(), "");
       if (m.contentType !== undefined) out.push(`\`${m.contentType}\``, "");
+      const bindings = bindingsLine(m.bindings, nodes);
+      if (bindings !== undefined) out.push(bindings, "");
+      // Headers (a trait's too: Streetlights' `commonHeaders`) were never shown before.
+      const headers = m.headers !== undefined ? fieldLines({ mediaType: "", schema: m.headers, examples: [] }, () => undefined, nodes) : [];
+      if (headers.length > 0) appendAll(out, ["Headers:", "", ...headers, ""]);
       const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
       const lines = fieldLines(content, () => undefined, nodes);
       if (lines.length > 0) {
