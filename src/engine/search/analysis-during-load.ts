@@ -28,7 +28,7 @@ export class AnalysisDuringLoad {
   private chars = 0;
   private bodies = 0;
   private done = false;
-  /** Whether each body offered imports MDX: the build takes the answers (`imports`). */
+  /** Whether each body offered imports MDX: the build takes the answers (`takeImports`). */
   private answers: BodyImports | undefined = new BodyImports();
 
   /** `from`: bodies or characters offered from which workers start (the build's own, by default;
