@@ -4,7 +4,7 @@
  * is fetched.
  *
  *   npx tsx bench/large-site.ts versioned OUT [--pages N] [--versions V] [--corpus DIR]
- *   npx tsx bench/large-site.ts distinct OUT [--pages N] [--corpus DIR] [--reword P]
+ *   npx tsx bench/large-site.ts distinct OUT [--pages N] [--corpus DIR] [--reword P] [--footer]
  *
  * `versioned`: languages × versions (default 4 × 35), each version the previous one with a few
  * edited lines, like a real site whose every release copies the docs (checked against a real one:
@@ -15,7 +15,8 @@
  * corpus's, copied: with `--reword P` every copy after the first also has each prose word of four
  * or more letters replaced, with probability P, by a word drawn from the corpus's words (as often
  * as the corpus uses it), so that copies differ in every section and no longer tie in ranking, as
- * the pages of a real large site do not, while the vocabulary stays the corpus's.
+ * the pages of a real large site do not, while the vocabulary stays the corpus's. With `--footer`
+ * every page imports and inlines one footer snippet, as most of a real 988-page site's do.
  */
 import { mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -97,7 +98,16 @@ function reword(text: string, p: number, words: readonly string[], rand: () => n
   return front + lines.join("\n");
 }
 
-function distinct(out: string, pages: SourcePage[], count: number, rewordShare: number): number {
+/** The footer snippet's text (a real site's: a help line with links). */
+const FOOTER = "Need help? Reach the team on [Discord](https://example.com/discord) or write to support, and read the [changelog](/changelog) for what changed in this release.\n";
+
+/** `text` importing the footer snippet after its front matter and inlining it at its end. */
+function withFooter(text: string): string {
+  const [front, body] = splitFrontMatter(text);
+  return `${front}import Footer from "/snippets/footer.mdx";\n\n${body}\n\n<Footer />\n`;
+}
+
+function distinct(out: string, pages: SourcePage[], count: number, rewordShare: number, footer = false): number {
   const rand = random(7);
   const words = rewordShare > 0 ? pages.flatMap((p) => splitFrontMatter(p.text)[1].match(/(?<![<{/\w.-])[a-z]{4,}(?![\w(=])/g) ?? []) : [];
   const sentences = pages.flatMap((p) => splitFrontMatter(p.text)[1].split(/(?<=\.)\s+(?=[A-Z])/).filter((s) => s.length > 40 && !/[<{}`|]/.test(s)));
@@ -108,9 +118,11 @@ function distinct(out: string, pages: SourcePage[], count: number, rewordShare: 
     const path = copy === 0 ? page.path : `copy-${copy}/${page.path}`;
     const mixed = Array.from({ length: 3 }, () => sentences[Math.floor(rand() * sentences.length)]).join(" ");
     const text = copy > 0 && rewordShare > 0 ? reword(page.text, rewordShare, words, rand) : page.text;
-    write(out, path, `${text}\n\n## Notes for release ${copy}\n\n${mixed}\n`);
+    const whole = `${text}\n\n## Notes for release ${copy}\n\n${mixed}\n`;
+    write(out, path, footer ? withFooter(whole) : whole);
     paths.push(path);
   }
+  if (footer) write(out, "snippets/footer", FOOTER);
   const groups = [];
   for (let i = 0; i < paths.length; i += 200) groups.push({ group: `Part ${i / 200 + 1}`, pages: paths.slice(i, i + 200) });
   writeFileSync(join(out, "docs.json"), JSON.stringify({ $schema: "https://mintlify.com/docs.json", theme: "mint", name: "Large distinct site", colors: { primary: "#0D9373" }, navigation: { groups } }, null, 2));
@@ -135,7 +147,7 @@ function main(): void {
     return i === -1 ? undefined : rest[i + 1];
   };
   if ((mode !== "versioned" && mode !== "distinct") || out === undefined) {
-    console.error("usage: large-site.ts versioned|distinct OUT [--pages N] [--versions V] [--corpus DIR] [--reword P]");
+    console.error("usage: large-site.ts versioned|distinct OUT [--pages N] [--versions V] [--corpus DIR] [--reword P] [--footer]");
     process.exit(2);
   }
   const corpus = flag("corpus") ?? join(import.meta.dirname, "../../shared/corpora/spree");
@@ -145,7 +157,7 @@ function main(): void {
   const made =
     mode === "versioned"
       ? versioned(out, all.slice(0, Number(flag("pages") ?? 178)), Number(flag("versions") ?? 35))
-      : distinct(out, all, Number(flag("pages") ?? 50_000), Number(flag("reword") ?? 0));
+      : distinct(out, all, Number(flag("pages") ?? 50_000), Number(flag("reword") ?? 0), rest.includes("--footer"));
   console.error(`${made} pages in ${relative(process.cwd(), out) || out}`);
 }
 

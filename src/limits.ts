@@ -231,7 +231,9 @@ export const LIMITS = {
     /** Longest query accepted; longer strings are pasted documents, not questions. */
     maxQueryLength: 1_000,
     /** Pages to analyse from which a build analyses them in worker threads (`AnalysisFeed`):
-     *  starting a worker costs tens of milliseconds, a small site's whole build. */
+     *  starting a worker costs tens of milliseconds, a small site's whole build. From 500 (or
+     *  2 M characters) a 900-1,000-page site's start was no shorter side by side on 2 cores, with
+     *  two workers or one (docs/measurements.md, round 62). */
     analysisWorkersFrom: 2_000,
     /** Or characters of bodies to analyse, from which the same: a versioned site of 24,920 pages
      *  has 1,411 distinct texts, fewer than `analysisWorkersFrom`, but 12 M characters whose

@@ -349,6 +349,8 @@ export class DocsRuntime {
     const duringLoad = this.duringLoad;
     this.duringLoad = undefined;
     if (availableParallelism() < 2) return undefined;
+    const imports = duringLoad?.takeImports();
+    if (imports !== undefined) this.index.takeImports(imports);
     const bodies = this.index.bodiesToAnalyse(site);
     const workers = analysisWorkers(availableParallelism(), bodies.length, site.pages.size);
     // Begun during the load: the build takes what it has made, and it goes on in the build's order.

@@ -3,7 +3,7 @@ import { type BodyKey, bodyKeyOf } from "../../vfs/body-key.js";
 import type { Page } from "../../vfs/page.js";
 import { AnalysisFeed, analysisWorkers, type BodyToAnalyse, bodyToAnalyse } from "./analysis-feed.js";
 import { isApiPage } from "./endpoint-page.js";
-import { bodyImportsMdx } from "./includes.js";
+import { BodyImports } from "./body-imports.js";
 
 /**
  * Page analysis begun while a first load reads the pages (issue 22): each page the load makes
@@ -28,6 +28,8 @@ export class AnalysisDuringLoad {
   private chars = 0;
   private bodies = 0;
   private done = false;
+  /** Whether each body offered imports MDX: the build takes the answers (`takeImports`). */
+  private answers: BodyImports | undefined = new BodyImports();
 
   /** `from`: bodies or characters offered from which workers start (the build's own, by default;
    *  tests start them sooner). */
@@ -47,7 +49,7 @@ export class AnalysisDuringLoad {
     const seen = this.seen[api ? 1 : 0] as Set<BodyKey>;
     if (seen.has(key)) return;
     seen.add(key);
-    if (bodyImportsMdx(key, page)) return;
+    if ((this.answers ??= new BodyImports()).of(page)) return;
     const item = bodyToAnalyse(page, key, api);
     this.bodies++;
     this.chars += item.chars;
@@ -62,6 +64,14 @@ export class AnalysisDuringLoad {
     this.feed = AnalysisFeed.open(analysisWorkers(this.cores, distinct, this.pages), this.log);
     for (const body of this.held) this.feed.offer(body);
     this.held = [];
+  }
+
+  /** Whether the bodies offered import MDX, for the build of the loaded site to ask no body
+   *  again (`SearchIndex.takeImports`); given once. */
+  takeImports(): BodyImports | undefined {
+    const answers = this.answers;
+    this.answers = undefined;
+    return answers;
   }
 
   /** Distinct bodies offered for analysis so far. */
@@ -97,6 +107,7 @@ export class AnalysisDuringLoad {
   private finish(): void {
     this.done = true;
     this.feed = undefined;
+    this.answers = undefined;
     this.held = [];
     this.seen = [new Set(), new Set()];
   }

@@ -10,7 +10,8 @@ import type { Page } from "../../vfs/page.js";
 import { type BodyKey, bodyKeyOf } from "../../vfs/body-key.js";
 import type { SiteFile } from "../../vfs/site-file.js";
 import { AccessTable, type ReaderClass } from "./access-table.js";
-import { bodyImportsMdx, type Expanded, isCurrent } from "./includes.js";
+import { type Expanded, isCurrent } from "./includes.js";
+import { BodyImports } from "./body-imports.js";
 import { PAGE_FIELDS } from "./fields.js";
 import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { InlineArena } from "../inline-arena.js";
@@ -358,7 +359,7 @@ export class SearchIndex {
   /** Distinct bodies analysed in this `sync`. */
   private distinct = 0;
   /** Whether each distinct body imports MDX, during one `sync` likewise. */
-  private imports = new Map<BodyKey, boolean>();
+  private imports = new BodyImports();
   private texts = 0;
   /** Bodies analysed on this thread (no worker, or edits after the build), and their terms; for
    *  one `sync` (its vocabulary would otherwise be a second copy of the index's map of terms). */
@@ -626,7 +627,7 @@ export class SearchIndex {
     this.variantsAhead = undefined;
     this.remaining = new Map();
     this.released = new Set();
-    this.imports = new Map();
+    this.imports = new BodyImports();
     this.takeRestored(restored);
     return { added, removed };
   }
@@ -1811,13 +1812,13 @@ export class SearchIndex {
 
   /** Whether a page's body imports MDX (`importsMdx`), asked once per distinct body in a `sync`. */
   private importsOf(page: Page): boolean {
-    const key = bodyKeyOf(page);
-    let imports = this.imports.get(key);
-    if (imports === undefined) {
-      imports = bodyImportsMdx(key, page);
-      this.imports.set(key, imports);
-    }
-    return imports;
+    return this.imports.of(page);
+  }
+
+  /** Answers to whether bodies import MDX already asked (the load's, `AnalysisDuringLoad`), for
+   *  the next `bodiesToAnalyse` and `sync` to use: they hold for any site (`BodyImports`). */
+  takeImports(known: BodyImports): void {
+    this.imports = known;
   }
 
   /** The analysis of a page as a variant reads it: its body, or `expanded`'s (snippets inlined). */

@@ -119,18 +119,27 @@ describe("page analysis begun during the load", () => {
   });
 });
 
-/** A repository of `n` distinct pages (a dash each: held as their UTF-8 bytes, as most real pages are). */
+/** A repository of `n` distinct pages (a dash each: held as their UTF-8 bytes, as most real pages
+ *  are; every 17th plain ASCII, held as a string), every 9th importing a footer snippet and every
+ *  11th naming one with the older `<Snippet file>` tag: whether each body imports is asked by the
+ *  load and its answers taken by the build (`BodyImports`). */
 function repository(n: number): string {
   const root = mkdtempSync(join(tmpdir(), "during-load-"));
+  mkdirSync(join(root, "snippets"));
+  writeFileSync(join(root, "snippets", "footer.mdx"), "Ask the footersnippet desk about your order.\n");
+  writeFileSync(join(root, "snippets", "tip.mdx"), "A tipsnippet for faster checkout.\n");
   for (let i = 0; i < n; i++) {
     mkdirSync(join(root, `g${i % 10}`), { recursive: true });
-    writeFileSync(join(root, `g${i % 10}`, `p${i}.mdx`), `---\ntitle: Page ${i}\n---\n\nThe ${i % 7 === 0 ? "refund" : "checkout"} flow — word${i} and word${i % 13}.\n\n## Webhooks ${i % 3}\n\nSign each webhook${i % 5} payload.\n`);
+    const dash = i % 17 === 0 ? "-" : "—";
+    const head = i % 9 === 0 ? 'import Footer from "/snippets/footer.mdx";\n\n' : "";
+    const tail = `${i % 9 === 0 ? "\n<Footer />\n" : ""}${i % 11 === 0 ? '\n<Snippet file="tip.mdx" />\n' : ""}`;
+    writeFileSync(join(root, `g${i % 10}`, `p${i}.mdx`), `---\ntitle: Page ${i}\n---\n\n${head}The ${i % 7 === 0 ? "refund" : "checkout"} flow ${dash} word${i} and word${i % 13}.\n\n## Webhooks ${i % 3}\n\nSign each webhook${i % 5} payload.\n${tail}`);
   }
   return root;
 }
 
 describe("a server's start with analysis begun during the load", () => {
-  it("answers every search as a start without it does (2,100 pages: past the build's threshold of bodies)", async () => {
+  it("answers every search as a start without it does, snippets inlined (2,100 pages: past the build's threshold of bodies)", async () => {
     const root = repository(LIMITS.search.analysisWorkersFrom + 100);
     try {
       const answers: unknown[][] = [];
@@ -139,7 +148,7 @@ describe("a server's start with analysis begun during the load", () => {
         try {
           await runtime.whenIndexed();
           const out: unknown[] = [];
-          for (const query of ["refund flow", "word1999", "webhook3 payload", "checkout word12"]) {
+          for (const query of ["refund flow", "word1999", "webhook3 payload", "checkout word12", "footersnippet word1998", "tipsnippet word1991"]) {
             out.push((await runtime.search(localContext(), { query })).map((h) => [h.page.path, h.section.anchor, h.score, h.snippet]));
           }
           answers.push(out);
@@ -149,6 +158,9 @@ describe("a server's start with analysis begun during the load", () => {
       }
       expect(answers[0]).toEqual(answers[1]);
       expect((answers[0]?.[1] as unknown[])[0]).toEqual(["/g9/p1999", "", expect.any(Number), expect.any(String)]);
+      // The snippets inlined: found by their words with the page's own (1998 = 9 × 222, 1991 = 11 × 181).
+      expect((answers[0]?.[4] as unknown[])[0]).toEqual(["/g8/p1998", "", expect.any(Number), expect.any(String)]);
+      expect((answers[0]?.[5] as unknown[])[0]).toEqual(["/g1/p1991", "", expect.any(Number), expect.any(String)]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
