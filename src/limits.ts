@@ -1042,7 +1042,8 @@ export const LIMITS = {
     maxCodeScanBytes: 256 * 1024,
     maxCodeScanLines: 6_000,
     maxCodeScanPipes: 3_000,
-    /** Lines times the square of one more than their nesting (`costlyMarkup`'s `scannable`). */
+    /** Lines times the square of one more than their nesting (`costlyMarkup`'s `scannable`);
+     *  nested two or more deep, lines starting a block quote or an item times it, a quarter of it. */
     maxCodeScanWork: 40_000,
     /** Largest image or video the preview serves from the repository: screenshots and short
      *  clips are a few MB; a larger file is a download, not part of a page. */

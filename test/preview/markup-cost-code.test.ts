@@ -88,7 +88,9 @@ describe("costlyMarkup: code blocks as the parser finds them", () => {
     expect([costlyMarkup(indented), costlyMarkup(indented, "markdown")]).toEqual([undefined, { what: PAIRING, line: 1 }]);
     expect(renderMdx(indented, { filePath: "/x.mdx" })).toEqual({ html: `<p>Intro.</p>\n<figure class="code-block"><pre><code class="hljs">${LINKS}</code></pre></figure>`, toc: [], unknown: [] });
     expect(costlyMarkup(`\`\`\`\n${LINKS}`, "markdown")).toBeUndefined();
-    // A page whose blocks would be slow to parse (more than 3,000 pipes) is counted with its code.
+    // A page whose blocks would be slow to parse (more than 3,000 pipes; more than 625 items
+    // nested 3 deep) is counted with its code.
+    expect([costlyMarkup(`\`\`\`\n${LINKS}\n\`\`\`\n\n${"- - - x\n".repeat(625)}`), costlyMarkup(`\`\`\`\n${LINKS}\n\`\`\`\n\n${"- - - x\n".repeat(626)}`)]).toEqual([undefined, { what: PAIRING, line: 1 }]);
     expect([costlyMarkup(`\`\`\`\n${LINKS}\n\`\`\`\n\n${"| a |\n".repeat(1_500)}`), costlyMarkup(`\`\`\`\n${LINKS}\n\`\`\`\n\n${"| a |\n".repeat(1_501)}`)]).toEqual([undefined, { what: PAIRING, line: 1 }]);
     // MDX refuses the page (a tag closed outside its emphasis), but not its blocks: it is read
     // as Markdown, whose paragraph holds the links, and is shown as text.
