@@ -1033,6 +1033,20 @@ export const LIMITS = {
     /** Table cells in a page: each is parsed as text of its own, at 0.1-0.2 ms a cell (a
      *  300 x 300 table: 7.7 s; 9,409 cells, under this limit: 2.0 s of CPU on a busy 2-core machine). Real pages hold 2,799 at most (the shared corpora). */
     maxTableCells: 10_000,
+    /** A page past a markup limit (`costlyMarkup`) has its code blocks found by the parser, inline
+     *  markup off, only up to this size, this many lines and this many `|`: that parse costs in
+     *  proportion to the text (an 80 KB page of 2,900 lines with a long JSON dashboard: ~0.1 s of
+     *  CPU) but slowly per line, per level of nesting and per table cell (116,000 lines of
+     *  `> - [a](`, 512 KB: 9 s; 2,000 lines nested 15 deep: 7.5 s;
+     *  40,000 lines `a | b`: 7.9 s; a 300 x 300 table: 5.1 s). Real pages hold at most 2,799
+     *  table cells. Past any, the page is counted with its code, as before: at worst shown as
+     *  text. */
+    maxCodeScanBytes: 256 * 1024,
+    maxCodeScanLines: 6_000,
+    maxCodeScanPipes: 3_000,
+    /** Lines times the square of one more than their nesting (`costlyMarkup`'s `scannable`);
+     *  nested two or more deep, lines starting a block quote or an item times it, a quarter of it. */
+    maxCodeScanWork: 40_000,
     /** Largest image or video the preview serves from the repository: screenshots and short
      *  clips are a few MB; a larger file is a download, not part of a page. */
     maxMediaBytes: 50 * 1024 * 1024,

@@ -1,4 +1,6 @@
 import { LIMITS } from "../limits.js";
+import { rawBlockLines, type Reading } from "./code-block-lines.js";
+import { deepMarkup } from "./markup-depth.js";
 import { columns, isBlank, quotePrefix } from "./markup-lines.js";
 
 /** Where a page holds more inline markup than the preview's parser reads in time. */
@@ -13,6 +15,9 @@ export interface CostlyMarkup {
 const DELIMITER_ROW_RE = /^[ \t]*(?:\|[ \t]*)?:?-+(?:(?=[^-]):?[ \t]*(?:\|[ \t]*)?:?-+)*:?[ \t]*(?:\|[ \t]*)?\r?$/;
 /** Block quotes and list markers before a table's row (`> | a |`, `- | a |`). */
 const CONTAINERS_RE = /^(?:[ \t]*(?:>|[-*+][ \t]|\d{1,9}[.)][ \t]))*/;
+
+/** A line starting a block quote or a list item. */
+const CONTAINER_START_RE = /^[ \t]*(?:>|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))/;
 
 const number = (n: number): string => n.toLocaleString("en-US");
 
@@ -31,13 +36,57 @@ const number = (n: number): string => n.toLocaleString("en-US");
  * - a table's every cell is parsed as text of its own, slowly (300 x 300: 7.7 s): the cells of
  *   a page are limited.
  * Blocks are the lines between blank lines (spaces and tabs only, as the parser reads them).
- * Fenced code is read as text too: a line the scan took for a fence the parser does not open
- * (```` ```x` ````) hid everything after it (finding 41), and a real code block holds far fewer
- * marks than the limits. Any over-count only errs on the side of showing text.
+ * Code blocks are first counted as text: a line a scan took for a fence the parser does not
+ * open (```` ```x` ````) hid everything after it (finding 41). Only a page past a limit so
+ * counted has its code, `$$` math and (read as Markdown) raw HTML blocks found by the parser
+ * itself (`rawBlockLines`: the preview's reader, inline constructs off) and blanked,
+ * and is counted again: a real page with a long JSON dashboard in a code block (1,070 brackets
+ * and underscores in one block: 1,149,244 steps) is no longer shown as text, and no line is
+ * left uncounted that the parser reads as inline text. `reading` is the parser the text goes
+ * to (a page MDX refuses is read as Markdown: `parseMdx` asks again). Text nested past
+ * `deepMarkup`'s limit, larger, longer, nested deeper or with more pipes than that parse reads in time
+ * (`LIMITS.preview.maxCodeScanBytes`), or that the reader refuses, is counted as it is. Any
+ * over-count only errs on the side of showing text.
  */
-export function costlyMarkup(text: string): CostlyMarkup | undefined {
-  const limits = LIMITS.preview;
+export function costlyMarkup(text: string, reading: Reading = "mdx"): CostlyMarkup | undefined {
   const lines = text.split("\n");
+  const plain = estimate(lines);
+  if (plain === undefined || !scannable(text, lines)) return plain;
+  const raw = rawBlockLines(text, reading);
+  if (raw === undefined || raw.size === 0) return plain;
+  return estimate(lines.map((line, i) => (raw.has(i + 1) ? "" : line)));
+}
+
+/**
+ * Whether the parse of a text's blocks (`rawBlockLines`) is cheap (see
+ * `LIMITS.preview.maxCodeScanBytes`): its cost grows with its lines times the square of how deep
+ * they nest in block quotes and lists (2,000 lines of `> > > > > > > > > - - - - - - [a](`,
+ * 70 KB: 7.5 s), the depth being the least nesting limit `deepMarkup` finds nothing past.
+ */
+function scannable(text: string, lines: readonly string[]): boolean {
+  const limits = LIMITS.preview;
+  if (text.length > limits.maxCodeScanBytes || lines.length > limits.maxCodeScanLines) return false;
+  let pipes = 0;
+  for (let at = text.indexOf("|"); at !== -1; at = text.indexOf("|", at + 1)) if (++pipes > limits.maxCodeScanPipes) return false;
+  // Only block quotes and lists nest blocks: emphasis, brackets and tags are taken out first.
+  const blocks = text.replace(/[_[\]<]|\*(?=\S)/g, " ");
+  let low = 0;
+  let high: number = limits.maxMarkupNesting;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (deepMarkup(blocks, mid) === undefined) high = mid;
+    else low = mid + 1;
+  }
+  // Items of lists nested in lists cost with the square of their number (2,500 lines `- - - x`:
+  // 2.2 s; 5,000: 10 s): lines starting a block quote or an item are bounded apart.
+  const work = (low + 1) ** 2;
+  if (low >= 2 && lines.filter((line) => CONTAINER_START_RE.test(line)).length * work > limits.maxCodeScanWork / 4) return false;
+  return lines.length * work <= limits.maxCodeScanWork;
+}
+
+/** `costlyMarkup`'s count of the lines given, code included. */
+function estimate(lines: readonly string[]): CostlyMarkup | undefined {
+  const limits = LIMITS.preview;
   let rereads = 0;
   let cells = 0;
   let pairing = 0;

@@ -13,6 +13,6 @@ export interface MarkupProblem {
 export function markupProblem(text: string): MarkupProblem | undefined {
   const deep = deepMarkup(text);
   if (deep !== undefined) return { code: "markup-too-deep", what: `${deep.what} nest more than ${LIMITS.preview.maxMarkupNesting} levels deep`, line: deep.line };
-  const costly = costlyMarkup(text);
+  const costly = costlyMarkup(text, "markdown");
   return costly === undefined ? undefined : { code: "markup-too-costly", what: costly.what, line: costly.line };
 }

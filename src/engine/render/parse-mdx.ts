@@ -57,6 +57,10 @@ export function parseMdx(source: string): ParsedMdx {
     // Read as Markdown, `<Visibility>` is not an element: what it keeps from people is blanked
     // by look (positions kept), as the MDX render leaves it out (issue 24).
     const shown = blankHidden(text, "agents");
+    // Markdown reads blocks its own way (a fence MDX opens may be a paragraph's line to it): its
+    // cost is counted again as Markdown's before it is parsed (`costlyMarkup`).
+    const costly = costlyMarkup(shown, "markdown");
+    if (costly !== undefined) return { tree: plainTextTree(shown), text: shown, problem: { message: `its ${costly.what}`, line: costly.line, asText: true } };
     return {
       tree: MARKDOWN.parse(shown),
       text: shown,
