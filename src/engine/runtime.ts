@@ -8,7 +8,7 @@ import { failedSpecOf } from "../config/openapi/plan-api-pages.js";
 import { prefetchRemoteSpecs } from "../vfs/api-pages.js";
 import type { Access } from "../vfs/access.js";
 import type { ApiPageInfo } from "../vfs/site-api.js";
-import { type LoadedSite, type LoadSiteOptions, loadSite, reloadReplacedRoot, reloadSite } from "../vfs/load-site.js";
+import { type LoadedSite, type LoadSiteOptions, loadSite, reloadReplacedRoot, reloadSite, watchedAside } from "../vfs/load-site.js";
 import { readerApiPage, readerOutline, sameOutlineBasis, type SiteOutline } from "../vfs/outline.js";
 import { type RequestContext, mayRead, visibilityKey } from "../vfs/request-context.js";
 import type { Page } from "../vfs/page.js";
@@ -842,7 +842,7 @@ export class DocsRuntime {
       }
       this.loaded = loaded;
       if (this.loaded.site === previous) return;
-      this.watcher?.watchConfigFiles(this.loaded.configFiles);
+      this.watcher?.watchConfigFiles(watchedAside(this.loaded));
       this.publish(previous, previousNames, this.site.diagnostics.filter((d) => batch.includes(d.file) || d.file === "docs.json"), feed);
       // docs.json may now name a remote spec: fetch it too (in the background).
       void this.fetchPendingRemote();
@@ -981,7 +981,7 @@ export class DocsRuntime {
       this.early = undefined;
       this.stopWatching = async () => early.stop();
       this.watcher = early;
-      early.watchConfigFiles(this.loaded.configFiles);
+      early.watchConfigFiles(watchedAside(this.loaded));
       early.onRootChange((event) => this.rootChanged(event));
       // Two turns of the event loop: the second goes through its poll phase, which reads every
       // event the kernel queued so far (a change is queued by the write itself). Everything
@@ -1007,7 +1007,7 @@ export class DocsRuntime {
     );
     this.stopWatching = async () => watcher.stop();
     this.watcher = watcher;
-    watcher.watchConfigFiles(this.loaded.configFiles);
+    watcher.watchConfigFiles(watchedAside(this.loaded));
     watcher.onRootChange((event) => this.rootChanged(event));
   }
 
@@ -1036,7 +1036,7 @@ export class DocsRuntime {
       }
       if (!(await this.announcedBefore())) return;
       this.loaded = loaded;
-      this.watcher?.watchConfigFiles(this.loaded.configFiles);
+      this.watcher?.watchConfigFiles(watchedAside(this.loaded));
       this.publish(previous, previousNames, this.site.diagnostics);
       void this.fetchPendingRemote();
     });

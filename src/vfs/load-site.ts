@@ -1,4 +1,5 @@
 import { LoadStoppedError } from "../config/load-stopped.js";
+import { lstatSync } from "node:fs";
 import { basename, join, posix } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
@@ -59,8 +60,10 @@ export interface LoadedSite {
    *  cached page whose sum is the new page's (`SearchIndex.adopt`), so an edit to one operation
    *  indexes that operation's page alone, where a stale cache indexed the whole site again. */
   readonly cacheConfigFiles: ReadonlySet<string>;
-  /** Pages read through a link inside the root: the link paths by real path, so that an edit of
-   *  the real file reloads them too. */
+  /** Pages read through a link inside the root: the link paths by real path, and by every other
+   *  link on the way there (a middle link of a chain, a folder link among the target's parents:
+   *  `linksOnTheWay`), so that an edit of the real file, or a retarget of any of those links,
+   *  reloads them too (adversary F3: `p -> q -> real`, `q` retargeted, kept serving `real`). */
   readonly links: ReadonlyMap<string, readonly string[]>;
   /** Compiled validators and loaded specs, reused by the next load while a spec is unchanged. */
   readonly apiCache?: ApiCache;
@@ -295,7 +298,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
     if (result.diagnostic !== undefined) diagnostics.push(result.diagnostic);
     if (result.page !== undefined) addPage(files, pages, shadowed, result.page, diagnostics);
     if (result.page !== undefined) onPage?.(result.page);
-    if (result.real !== undefined) addLink(links, result.real, rel);
+    addLinks(links, root, rel, result.real, !walked);
   }
 
   // Specs named only in page front matter (`openapi: "/api-reference/openapi-ja.json GET /x"`)
@@ -579,7 +582,8 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     if (prev.ignore.ignores(rel)) continue;
     const read = emptied(rel, readPage(prev.site.root, rel, undefined, prev.ignore));
     const result = read.real !== undefined && prev.configFiles.has(read.real) ? { diagnostic: configLinkFinding(rel, read.real), closed: true, real: read.real } : read;
-    if (result.real !== undefined) addLink(links, result.real, rel);
+    // A link refused (into what is ignored, outside, to nothing) is one too: retargeted, it may serve.
+    addLinks(links, prev.site.root, rel, result.real, read.real !== undefined || (read.page === undefined && isLink(prev.site.root, rel)));
     // A page that can no longer be served is removed: gone, unreadable, or now a link outside the
     // root or into what the ignore rules exclude (only a page that no longer parses keeps its
     // last good version: that is an edit in progress, not a withdrawal).
@@ -957,6 +961,33 @@ function withdrawConfigLinks(targets: ReadonlySet<string>, links: ReadonlyMap<st
  */
 function configLinkFinding(rel: string, target: string): Diagnostic {
   return skippedFinding(rel, `the link leads to ${target}, which the site reads as its configuration or an API spec: served only at its own path, as each reader may read it`, "link");
+}
+
+/**
+ * What the watcher is told besides the folders it walks (`RepositoryWatcher.watchConfigFiles`,
+ * which watches those in a folder never watched otherwise): the configuration files, and the
+ * links pages are read through, a middle link in a dot-folder (`p.mdx -> .links/q.mdx ->
+ * ../guides/real.mdx`) included, whose retarget re-reads its pages (`LoadedSite.links`).
+ */
+export function watchedAside(loaded: Pick<LoadedSite, "configFiles" | "links">): string[] {
+  return [...loaded.configFiles, ...loaded.links.keys()];
+}
+
+/**
+ * Record the page `rel` by its real path when it is a link to it, and (`isLink`) by every other
+ * link met on the way to its file (`linksOnTheWay`): the watcher reports a retargeted link at the
+ * link's own path, never at the pages that pass through it, so without this a page kept the
+ * bytes of a chain's old target (adversary F3). Looked for only for pages that are links, each a
+ * few `lstat`s: a regular page has no links on its way (the walk lists real folders only).
+ */
+function addLinks(links: Map<string, string[]>, root: string, rel: string, real: string | undefined, isLink: boolean): void {
+  if (real !== undefined) addLink(links, real, rel);
+  if (isLink) for (const link of linksOnTheWay(root, rel)) if (link !== rel) addLink(links, link, rel);
+}
+
+/** Whether the page file `rel` is a link (a refused one included: to nothing, outside, ignored). */
+function isLink(root: string, rel: string): boolean {
+  return lstatSync(join(root, rel), { throwIfNoEntry: false })?.isSymbolicLink() === true;
 }
 
 function addLink(links: Map<string, string[]>, real: string, rel: string): void {
