@@ -1,5 +1,6 @@
 import { LoadStoppedError } from "../config/load-stopped.js";
 import { basename, join, posix } from "node:path";
+import { cappedFindingLines } from "../config/capped-findings.js";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
@@ -45,6 +46,8 @@ import { appendAll } from "../arrays.js";
 const PAGE_FILE = /\.(md|mdx|MD|MDX)$/;
 /** What a changed path must look like to be re-read as a page. */
 const PAGE_RE = /\.(md|mdx)$/i;
+/** What a reload's log says after the findings of a kind it leaves out (`cappedFindingLines`). */
+const LOGGED_MORE = "(`svc-mcp check` counts them, `svc-mcp check --json` lists every one)";
 
 /** Everything needed to load a site and to reload it incrementally. */
 export interface LoadedSite {
@@ -556,7 +559,8 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
     // A page skipped whose file still serves keeps its last good version (`keptOnReload`): said
     // as a single page's reload says it.
     const kept = (d: Diagnostic): string => (d.code === LOAD_CODES.pageSkipped && next.site.files.has(`/${d.file}`) ? " (keeping the last good version)" : "");
-    for (const d of next.site.diagnostics) if (!known.has(formatDiagnostic(d))) log(formatDiagnostic(d) + kept(d));
+    const fresh = next.site.diagnostics.filter((d) => !known.has(formatDiagnostic(d)));
+    for (const line of cappedFindingLines(fresh, (d) => formatDiagnostic(d) + kept(d), LOGGED_MORE)) log(line);
     return next;
   }
   const files = new Map(prev.site.files);
@@ -669,7 +673,8 @@ export async function reloadReplacedRoot(prev: LoadedSite, log: LoadLog = () => 
   const bare: LoadedSite = { ...rest, configFiles: new Set(), cacheConfigFiles: new Set(), links: new Map(), site: { ...site, files: new Map(), pages: new Map() } };
   const next = await loadSite(prev.site.root, log, bare, prev.options);
   const known = new Set(prev.site.diagnostics.map(formatDiagnostic));
-  for (const d of next.site.diagnostics) if (!known.has(formatDiagnostic(d))) log(formatDiagnostic(d));
+  const fresh = next.site.diagnostics.filter((d) => !known.has(formatDiagnostic(d)));
+  for (const line of cappedFindingLines(fresh, formatDiagnostic, LOGGED_MORE)) log(line);
   return next;
 }
 
