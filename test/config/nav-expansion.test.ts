@@ -97,3 +97,27 @@ describe("many findings of one kind", () => {
     expect((JSON.parse(json.stdout) as { diagnostics: unknown[] }).diagnostics.length).toBe(102);
   });
 });
+
+// Adversary round 62 F2: one spec of 300 operations named by 1,000 groups is 300,000 API entries;
+// their listing under the sections was quadratic in groups (a reload held every caller ~55 s).
+// The listing is linear now (`navItemsBySection`), and the API entries count toward the limit:
+// counted per group before its pages are listed, the group that would pass it and those after list none.
+describe("one API spec named by many groups", () => {
+  it("lists the pages of the groups within the limit, and says once where it stopped", async () => {
+    const paths = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`/r${i}`, { get: { summary: `Get r${i}`, responses: { "200": { description: "OK" } } } }]));
+    const groups = [{ group: "G", pages: ["p"] }, ...Array.from({ length: 1_000 }, (_, i) => ({ group: `G${i}`, openapi: "spec.json", pages: [] }))];
+    const root = tempRepo({ "p.mdx": "---\ntitle: P\n---\nhi\n", "spec.json": { openapi: "3.0.3", info: { title: "S", version: "1" }, paths } });
+    writeFileSync(join(root, "docs.json"), JSON.stringify({ name: "X", navigation: { groups } }));
+    const error =
+      "docs.json:1:33281 navigation.groups[667].openapi: navigation expands to more than 200,000 entries ($ref'd files counted each time they are referenced, API pages included; the largest real sites have ~60,000): no API pages are listed from here on";
+    expect(await runCli(["check"], { cwd: root })).toEqual({ code: 1, stdout: `${error}\nchecked docs.json and 1 page (+300 generated from API specs): 1 error, 0 warnings\n`, stderr: "" });
+    const runtime = await DocsRuntime.load({ root, log: () => {} });
+    try {
+      const sections = runtime.site.config.sections;
+      // 666 groups of 300 pages each, then none: the first group's page, and "G".
+      expect([sections.length, sections[1]?.pages.length, sections[666]?.pages.length, sections[667]?.pages.length]).toEqual([1_001, 300, 300, 0]);
+    } finally {
+      await runtime.close();
+    }
+  }, HANG);
+});

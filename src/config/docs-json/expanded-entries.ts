@@ -92,7 +92,8 @@ function countFile(source: JsonSource, counts: ReadonlyMap<string, number>, targ
   return at === undefined ? { count } : { count: max + 1, at };
 }
 
-/** The one error a navigation past `max` entries is refused with (docs.json and API pages alike). */
-export function tooManyEntriesMessage(max: number): string {
-  return `navigation expands to more than ${max.toLocaleString("en-US")} entries ($ref'd files counted each time they are referenced, API pages included; the largest real sites have ~60,000): docs.json is not read`;
+/** The one error a navigation past `max` entries is refused with (docs.json and API pages
+ *  alike), ending with what is left out. */
+export function tooManyEntriesMessage(max: number, leftOut = "docs.json is not read"): string {
+  return `navigation expands to more than ${max.toLocaleString("en-US")} entries ($ref'd files counted each time they are referenced, API pages included; the largest real sites have ~60,000): ${leftOut}`;
 }
