@@ -1172,5 +1172,19 @@ export const LIMITS = {
      *  file of `[[[...]]]` crashed `check` and `serve`. 128 is ten times the real depth and far
      *  below what the walkers survive. */
     maxJsonDepth: 128,
+    /** Entries the navigation may expand to: every item of every array in docs.json once each
+     *  `$ref` is replaced by its file (a file referenced four times counts four times), plus the
+     *  pages a spec named by a group generates there (one per operation, per group naming it).
+     *  Counted before anything is built. The largest real sites have ~50,000 pages over all their
+     *  versions and languages, ~60,000 entries with their groups; the synthetic 24,920-page
+     *  versioned site of `bench/large-site.ts` has 25,344. Before (adversary round 62), four
+     *  `$ref`s to the next file over ten files stood for a million groups: `check` ran past 4 GB,
+     *  and the edit stalled a serving process for minutes. */
+    maxNavigationEntries: 200_000,
+    /** Findings of one code and severity printed one a line by `check` (text output) or logged by
+     *  a reload; the rest are counted in one line (`--json` lists every one). Real sites have up
+     *  to a few dozen of a kind (cline: 33 pages outside the navigation); a generated mistake made
+     *  65,544 lines of "listed twice" (adversary round 62). */
+    maxFindingsOfAKind: 100,
   },
 } as const;

@@ -1,6 +1,7 @@
 import { LoadStoppedError } from "../config/load-stopped.js";
 import { availableParallelism } from "node:os";
 import { LIMITS } from "../limits.js";
+import { cappedFindingLines } from "../config/capped-findings.js";
 import { type Diagnostic, formatDiagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import type { FetchLike } from "../config/openapi/load-api-spec.js";
@@ -969,7 +970,7 @@ export class DocsRuntime {
     }
     const before = new Set(previous.diagnostics.map(formatDiagnostic));
     const fresh = this.site.diagnostics.filter((d) => !before.has(formatDiagnostic(d)) && !failed.has(failedSpecOf(d) ?? ""));
-    for (const d of fresh) this.log(formatDiagnostic(d));
+    for (const line of cappedFindingLines(fresh, formatDiagnostic, "(`svc-mcp check --json` lists every one)")) this.log(line);
     this.publish(previous, previousNames, fresh);
   }
 

@@ -1,3 +1,4 @@
+import { cappedFindingLines } from "../../config/capped-findings.js";
 import { formatDiagnostic } from "../../config/diagnostic.js";
 import { checkDocs } from "../../engine/use-cases/check-docs.js";
 import { defineCommand } from "../command.js";
@@ -24,7 +25,7 @@ export const checkCommand = defineCommand({
       };
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     } else {
-      for (const d of report.diagnostics) io.stdout(`${formatDiagnostic(d)}\n`);
+      for (const line of cappedFindingLines(report.diagnostics, formatDiagnostic, "(`svc-mcp check --json` lists every one)")) io.stdout(`${line}\n`);
       // A mint.json's list holds docs.json too (created later, it is read instead): not a $ref.
       const refs = report.files.filter((f) => f !== report.configFile && f !== "docs.json").length;
       const pageCount = `${plural(report.pages, "page")}${report.generatedPages > 0 ? ` (+${report.generatedPages} generated from API specs)` : ""}`;

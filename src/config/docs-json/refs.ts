@@ -4,12 +4,13 @@ import type { Diagnostic } from "../diagnostic.js";
 import type { IgnoreRules } from "../ignore-rule-set.js";
 import { type InsideFile, NO_IGNORE_RULES, readInsideRoot, type Refusal, refusalCode } from "../inside-root.js";
 import { brokenNotWithdrawn } from "../broken-input.js";
+import { expandedEntries, tooManyEntriesMessage } from "./expanded-entries.js";
 import { childPath } from "./json-path.js";
 import { type JsonSource, type Position, parseJsonSource } from "./json-source.js";
 
 /** Codes of the findings made while reading docs.json and its `$ref`s (listed in docs/docs-json.md);
  *  `mint-json`: the file read is a mint.json (`asDocsJson`). */
-export const SOURCE_CODES = ["read", "json", "json-too-deep", "duplicate-key", "ref", "ref-siblings", "mint-json"] as const;
+export const SOURCE_CODES = ["read", "json", "json-too-deep", "duplicate-key", "ref", "ref-siblings", "too-many-entries", "mint-json"] as const;
 
 /** Reads a repository-relative file, or says why not (see `readInsideRoot`). */
 export type ReadText = (relPath: string) => InsideFile | Refusal;
@@ -95,6 +96,7 @@ class RefResolver {
     const root = this.load(rootFile, true);
     if (!("source" in root)) return undefined;
     this.preload(root.source);
+    if (this.tooManyEntries(root.source)) return undefined;
     // No reference anywhere (the usual docs.json): the parsed file is the document, and its
     // positions are the document's. Copying it value by value took a third of a second of a
     // start for a 25,000-page site's 1.7 MB docs.json.
@@ -104,6 +106,22 @@ class RefResolver {
       return root.source.value;
     }
     return this.resolve(root.source, root.source.value, "", "", [rootFile], 0);
+  }
+
+  /** Whether the document would expand past `maxNavigationEntries`: counted before resolving,
+   *  and reported once where the count went over; nothing is resolved then (as for a docs.json
+   *  that does not parse: a serving process keeps its last good configuration). */
+  private tooManyEntries(root: JsonSource): boolean {
+    const max = LIMITS.config.maxNavigationEntries;
+    const sourceOf = (holder: string, ref: string): JsonSource | undefined => {
+      const target = refTarget(holder, ref);
+      const loaded = target !== undefined ? this.loaded.get(target) : undefined;
+      return loaded !== undefined && "source" in loaded ? loaded.source : undefined;
+    };
+    const { at } = expandedEntries(root, sourceOf, max);
+    if (at === undefined) return false;
+    this.report(at, root.positions.get(at), tooManyEntriesMessage(max), "too-many-entries");
+    return true;
   }
 
   private load(file: string, isRoot = false): Loaded {

@@ -18,6 +18,8 @@ export const API_CODES = {
   strayRule: "api-stray-rule",
   /** `<operation> skipped: invalid operation (...)`. */
   operationSkipped: "api-operation-skipped",
+  /** A navigation whose generated API entries would pass `LIMITS.config.maxNavigationEntries`. */
+  tooManyEntries: "api-too-many-entries",
   /** An operation entry under no `openapi`. */
   noSpec: "api-no-spec",
   /** An operation entry that matches no operation and names no file. */

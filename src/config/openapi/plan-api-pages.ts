@@ -5,6 +5,8 @@ import type { AsyncChannel, AsyncSpec } from "../asyncapi/model.js";
 import { type FrontMatterChannel, type FrontMatterChannelReference, planFrontMatterChannels } from "../asyncapi/front-matter-channels.js";
 import type { PagePlacement } from "../site-config.js";
 import { toPagePath } from "../site-config.js";
+import { LIMITS } from "../../limits.js";
+import { tooManyEntriesMessage } from "../docs-json/expanded-entries.js";
 import { API_CODES } from "./api-codes.js";
 import { parseOperationEntry } from "./entry.js";
 import type { SpecLoadResult } from "./spec-load-result.js";
@@ -202,7 +204,7 @@ export function planApiPages(input: PlanInput): ApiPagePlan {
   const table = new PageTable();
   const diagnostics: Diagnostic[] = [...specs.diagnostics];
   const explicit = planExplicitEntries(input, specs, table, diagnostics);
-  planWholeSpecs(input.refs, specs, table, explicit);
+  planWholeSpecs(input.refs, specs, table, explicit, diagnostics);
   const frontMatter = planFrontMatter(input, specs, diagnostics);
   const documenting = [...frontMatter.values(), ...(input.alsoDocumenting ?? [])];
   const rank = pageRank(documenting, input.pageGroups);
@@ -480,11 +482,20 @@ function planExplicitEntries(input: PlanInput, specs: LoadedSpecs, table: PageTa
 
 /** Phase 3: elements that set their own spec and whose spec no entry references explicitly get
  *  every operation (channel), grouped by first tag; `x-hidden` ones get a page but no place. */
-function planWholeSpecs(refs: NavSpecReferences, specs: LoadedSpecs, table: PageTable, explicit: ExplicitEntries): void {
+function planWholeSpecs(refs: NavSpecReferences, specs: LoadedSpecs, table: PageTable, explicit: ExplicitEntries, diagnostics: Diagnostic[]): void {
+  const max = LIMITS.config.maxNavigationEntries;
   for (const el of refs.elements) {
     for (const src of el.ownOpenapi ?? []) {
       const spec = specs.openapi.get(src.source);
       if (spec === undefined || explicit.sources.has(src.source)) continue;
+      // Counted before they are listed: one spec of 300 operations named by 2,000 groups is
+      // 600,000 entries (adversary round 62 F2). Past the limit, this element and those after it
+      // list none; the error says where.
+      if (explicit.nav.length + spec.operations.length > max) {
+        const at = `${el.path}.openapi${src.index !== undefined ? `[${src.index}]` : ""}`;
+        diagnostics.push({ severity: "error", file: "docs.json", path: at, message: tooManyEntriesMessage(max, "no API pages are listed from here on"), code: API_CODES.tooManyEntries });
+        return;
+      }
       for (const operation of spec.operations) {
         if (operation.excluded || operation.problems.length > 0) continue;
         const group = operation.tags[0];
