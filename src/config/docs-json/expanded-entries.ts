@@ -95,5 +95,5 @@ function countFile(source: JsonSource, counts: ReadonlyMap<string, number>, targ
 /** The one error a navigation past `max` entries is refused with (docs.json and API pages
  *  alike), ending with what is left out. */
 export function tooManyEntriesMessage(max: number, leftOut = "docs.json is not read"): string {
-  return `navigation expands to more than ${max.toLocaleString("en-US")} entries ($ref'd files counted each time they are referenced, API pages included; the largest real sites have ~60,000): ${leftOut}`;
+  return `navigation expands to more than ${max.toLocaleString("en-US")} entries (a $ref'd file counts each time it is referenced; a spec's pages count in each group naming it): ${leftOut}`;
 }
