@@ -34,6 +34,43 @@ describe("pruneSpec", () => {
     ]);
   });
 
+  it("Swagger 2.0: the top-level definitions, parameters, responses and security definitions only a removed operation used go; shared ones stay", () => {
+    const text = yaml([
+      "swagger: '2.0'",
+      "info: { title: S, version: '1' }",
+      "paths:",
+      "  /pub:",
+      "    get:",
+      "      parameters: [{ $ref: '#/parameters/Shared' }]",
+      "      security: [{ pubKey: [] }]",
+      "      responses: { '200': { $ref: '#/responses/PubResp' } }",
+      "  /staff:",
+      "    get:",
+      "      parameters: [{ $ref: '#/parameters/StaffParam' }, { $ref: '#/parameters/Shared' }]",
+      "      security: [{ staffKey: [] }]",
+      "      responses: { '200': { $ref: '#/responses/StaffResp' } }",
+      "parameters:",
+      "  Shared: { name: q, in: query, type: string }",
+      "  StaffParam: { name: swStaffParam, in: query, type: string }",
+      "responses:",
+      "  PubResp: { description: ok }",
+      "  StaffResp: { description: SWRESPDESC, schema: { $ref: '#/definitions/StaffDef' } }",
+      "definitions:",
+      "  StaffDef: { type: object, properties: { swStaffField: { type: string } } }",
+      "securityDefinitions:",
+      "  pubKey: { type: apiKey, in: header, name: X-PUB }",
+      "  staffKey: { type: apiKey, in: header, name: X-SW-STAFF }",
+    ]);
+    expect(pruneSpec(doc(text), [["paths", "/staff", "get"]]).deletions).toEqual([
+      ["paths", "/staff"],
+      ["securityDefinitions", "staffKey"],
+      ["responses", "StaffResp"],
+      ["parameters", "StaffParam"],
+      // Left empty, the collection goes whole.
+      ["definitions"],
+    ]);
+  });
+
   it("links naming a removed operation go (by operationId, by operationRef, through a $ref), unless a kept operation has that id", () => {
     const text = yaml([
       "openapi: 3.0.3",

@@ -73,10 +73,13 @@ class Pruner {
   private readonly deletedValues = new Set<unknown>();
   private readonly asyncapi: boolean;
   private readonly asyncV2: boolean;
+  /** Swagger 2.0: its shared parts are top-level (`definitions`, `parameters`, `responses`, `securityDefinitions`). */
+  private readonly swagger2: boolean;
 
   constructor(private readonly doc: Obj) {
     this.asyncapi = doc.asyncapi !== undefined;
     this.asyncV2 = this.asyncapi && String(doc.asyncapi).startsWith("2");
+    this.swagger2 = doc.swagger !== undefined && doc.openapi === undefined;
   }
 
   private at(segments: Segments): unknown {
@@ -286,7 +289,7 @@ class Pruner {
     // What the kept document refers to, candidates aside; then what those candidates refer to.
     const kept = new Map<string, Segments>();
     const roots: Segments[] = [];
-    this.walkKept((node) => collectReferences(node, roots, this.asyncV2), new Set([...candidates.values()].map((u) => this.at(u))));
+    this.walkKept((node) => collectReferences(node, roots, this.refKind), new Set([...candidates.values()].map((u) => this.at(u))));
     // An AsyncAPI channel that names no servers is on every server: a kept one keeps them all.
     if (this.asyncapi && isObj(this.doc.channels) && isObj(this.doc.servers)) {
       for (const [name, channel] of Object.entries(this.doc.channels)) {
@@ -299,16 +302,22 @@ class Pruner {
     for (const [key, unit] of candidates) if (!kept.has(key)) this.delete(unit);
   }
 
-  /** A reference's component: `components.<section>.<name>`, or an AsyncAPI server. */
+  /** How this document refers by name (`collectReferences`). */
+  private get refKind(): RefKind {
+    return { asyncV2: this.asyncV2, swagger2: this.swagger2 };
+  }
+
+  /** A reference's component: `components.<section>.<name>`, an AsyncAPI server, or a Swagger 2.0 top-level part. */
   private unitOf(ref: Segments): Segments | undefined {
     if (ref[0] === "components" && ref.length >= 3) return ref.slice(0, 3);
     if (this.asyncapi && ref[0] === "servers" && ref.length >= 2) return ref.slice(0, 2);
+    if (this.swagger2 && SWAGGER2_SECTIONS.has(String(ref[0])) && ref.length >= 2) return ref.slice(0, 2);
     return undefined;
   }
 
   private referencesIn(values: readonly unknown[]): Segments[] {
     const out: Segments[] = [];
-    walkValues(values, (node) => collectReferences(node, out, this.asyncV2));
+    walkValues(values, (node) => collectReferences(node, out, this.refKind));
     return out;
   }
 
@@ -432,14 +441,26 @@ function walkValues(values: readonly unknown[], visit: (node: Obj) => void, skip
   }
 }
 
+/** How a document refers by name: AsyncAPI 2 channels name servers; Swagger 2.0's security requirements name `securityDefinitions`. */
+interface RefKind {
+  readonly asyncV2: boolean;
+  readonly swagger2: boolean;
+}
+
+/**
+ * Swagger 2.0's shared parts, at the top level where OpenAPI 3 has `components` (adversary round
+ * 62b F2: the parts only a removed operation used stayed in every reader's copy of the file).
+ */
+const SWAGGER2_SECTIONS: ReadonlySet<string> = new Set(["definitions", "parameters", "responses", "securityDefinitions"]);
+
 /** What one object refers to: `$ref`s, security requirement names, discriminator mappings, AsyncAPI 2 channel servers. */
-function collectReferences(node: Obj, out: Segments[], asyncV2: boolean): void {
+function collectReferences(node: Obj, out: Segments[], { asyncV2, swagger2 }: RefKind): void {
   if (typeof node.$ref === "string") {
     const r = refSegments(node.$ref);
     if (r !== undefined) out.push(r);
   }
   if (Array.isArray(node.security)) {
-    for (const req of node.security) if (isObj(req)) for (const name of Object.keys(req)) out.push(["components", "securitySchemes", name]);
+    for (const req of node.security) if (isObj(req)) for (const name of Object.keys(req)) out.push(swagger2 ? ["securityDefinitions", name] : ["components", "securitySchemes", name]);
   }
   if (isObj(node.discriminator) && isObj(node.discriminator.mapping)) {
     for (const target of Object.values(node.discriminator.mapping)) {
