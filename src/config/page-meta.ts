@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PLAYGROUND_DISPLAYS } from "./docs-json/playground-displays.js";
 import { type SchemaFinding, findingsFromIssues } from "./docs-json/zod-issues.js";
 import type { FrontMatterData } from "./frontmatter.js";
+import { lookalikeKeys } from "./rule-key-fold.js";
 
 /** The front matter keys the service acts on. Other keys are kept (and ignored). */
 export const pageFrontMatter = z.looseObject({
@@ -93,8 +94,8 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
  */
 function groupsLookalike(data: FrontMatterData): { readonly key: string; readonly value: unknown } | undefined {
   if (data.groups !== undefined) return undefined;
-  for (const [key, value] of Object.entries(data)) if (key !== "groups" && key.replace(/[\p{Cf}\s]/gu, "").toLowerCase() === "groups") return { key, value };
-  return undefined;
+  const key = lookalikeKeys(data, ["groups"])[0];
+  return key === undefined ? undefined : { key, value: data[key] };
 }
 
 /** Wrongly typed front matter keys, in the words `svc-mcp check` prints (path = the key). */

@@ -14,6 +14,7 @@ import {
 } from "./model.js";
 import { pointerSegment, type SchemaProblem } from "./validate-openapi.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
+import { lookalikeKeys } from "../rule-key-fold.js";
 import { codeSamplesKey, readCodeSamples, readFlag } from "./operation-extensions.js";
 
 type Obj = Record<string, unknown>;
@@ -320,11 +321,16 @@ export function readExtension(op: Obj): ApiExtension | undefined {
   // `null` is there too (`x-svc: ~`, `metadata:` left empty): read as a rule naming no group, as
   // `groups: ~` on a page is, not as no rule.
   const present = [op["x-mint"], op["x-svc"]].filter((e) => e !== undefined);
-  if (present.length === 0) return undefined;
+  const nearMiss = nearMissRules(op);
+  if (present.length === 0) return nearMiss.reduce<ApiExtension | undefined>((rule, m) => withItemRule(rule, m), undefined);
   const objects = present.filter(isObj);
   const unreadable = objects.length < present.length || objects.some((e) => e.metadata !== undefined && !isObj(e.metadata));
   const ext = mergeOwn(objects);
   const metadata = mergeOwn(objects.map((e) => (isObj(e.metadata) ? e.metadata : {})));
+  // A near-miss `groups` (`"groups "`) is read as `groups`, as on a page (`readPageMeta`), and
+  // written so: the generated page's front matter takes only plain keys (`metadataFields`).
+  const nearGroups = Object.hasOwn(metadata, "groups") ? undefined : lookalikeKeys(metadata, ["groups"])[0];
+  if (nearGroups !== undefined) metadata.groups = metadata[nearGroups];
   if (unreadable) metadata.groups = [UNMATCHABLE_GROUP];
   const href = str(ext.href);
   const content = str(ext.content);
@@ -339,7 +345,37 @@ export function readExtension(op: Obj): ApiExtension | undefined {
   // closed), `x-mint`'s and `x-svc`'s each; `check` says where it belongs (`looseGroupsWarnings`).
   let rule = read;
   for (const e of objects) if (Object.hasOwn(e, "groups")) rule = withItemRule(rule, { groups: e.groups }) as ApiExtension;
+  for (const m of nearMiss) rule = withItemRule(rule, m) as ApiExtension;
   return rule;
+}
+
+/** The names the extension is read under (`x-mint`, the predecessor's, first). */
+export const EXTENSION_KEYS: readonly string[] = ["x-mint", "x-svc"];
+
+/**
+ * The rules written under near-miss keys (`x-SVC`, `"x-svc "`, `Metadata` in an extension, a
+ * zero-width character inside; `lookalikeKeys`), each a `metadata` a reader must pass besides the
+ * exact one's, as a path item's is (fail closed: the platform reads none, so the part was public).
+ * A value that is not an object restricts to no reader, as an unreadable `metadata` does. A
+ * near-miss `groups` inside `metadata` is `readPageMeta`'s (row 198). Only rules are taken from
+ * a near-miss extension: its `href` or `content` is not read; `check` says to rename each key.
+ */
+function nearMissRules(op: Obj): Obj[] {
+  const nobody: Obj = { groups: [UNMATCHABLE_GROUP] };
+  const out: Obj[] = [];
+  const exts: unknown[] = [op["x-mint"], op["x-svc"]];
+  for (const key of lookalikeKeys(op, EXTENSION_KEYS)) {
+    const ext = op[key];
+    exts.push(ext);
+    if (!isObj(ext)) out.push(nobody);
+    else if (Object.hasOwn(ext, "metadata")) out.push(isObj(ext.metadata) ? ext.metadata : nobody);
+    if (isObj(ext) && Object.hasOwn(ext, "groups")) out.push({ groups: ext.groups });
+  }
+  for (const ext of exts) {
+    if (!isObj(ext)) continue;
+    for (const key of lookalikeKeys(ext, ["metadata"])) out.push(isObj(ext[key]) ? (ext[key] as Obj) : nobody);
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { LoadedApiSpec } from "./spec-load-result.js";
-import { readExtension, readOperations } from "./operations.js";
+import { EXTENSION_KEYS, readExtension, readOperations } from "./operations.js";
+import { mayMentionKey } from "../rule-key-fold.js";
 import { parseDocument } from "./parse-document.js";
 import type { Segments } from "./prune-spec.js";
 import { HTTP_METHODS } from "./model.js";
@@ -50,7 +51,8 @@ export function metadataParts(spec: LoadedApiSpec): MetadataPart[] {
 
 /** Whether a spec text may hold such parts at all (most hold none: nothing more to read). */
 export function mayHaveMetadata(text: string): boolean {
-  return text.includes("x-svc") || text.includes("x-mint");
+  // Near-miss spellings (`X-SVC`, a zero-width character inside) are read as the rule too.
+  return mayMentionKey(text, EXTENSION_KEYS);
 }
 
 /**

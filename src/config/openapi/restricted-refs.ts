@@ -6,6 +6,9 @@ import { everyPartOfDocument, type MetadataPart, pagePartsOfDocument, strayMetad
 import { appendAll } from "../../arrays.js";
 import { isDataValue } from "./data-values.js";
 import { followInternal } from "../asyncapi/async-parts.js";
+import { lookalikeKeys } from "../rule-key-fold.js";
+import { EXTENSION_KEYS } from "./operations.js";
+import { nearMissWarnings } from "./near-miss-rule.js";
 
 /**
  * What a spec's restricted parts (`x-svc`/`x-mint` `metadata.groups` on an operation, webhook or
@@ -114,11 +117,12 @@ function looseGroupsWarnings(document: Record<string, unknown>): SpecWarning[] {
     readonly key: string;
     readonly parent: At | undefined;
   }
-  const pathOf = (at: At): string => {
+  const keysOf = (at: At): string[] => {
     const keys: string[] = [];
     for (let a: At | undefined = at; a?.parent !== undefined; a = a.parent) keys.push(a.key);
-    return keys.reverse().join(".");
+    return keys.reverse();
   };
+  const pathOf = (at: At): string => keysOf(at).join(".");
   // The key an object is under; none for the document.
   const keyOf = (a: At | undefined): string | undefined => (a?.parent === undefined ? undefined : a.key);
   const stack: At[] = [{ node: document, key: "", parent: undefined }];
@@ -138,6 +142,7 @@ function looseGroupsWarnings(document: Record<string, unknown>): SpecWarning[] {
           code: API_CODES.unreadableRule,
         });
       }
+      if (mentionsOwnExtension(node)) appendAll(out, nearMissWarnings(node as Record<string, unknown>, keysOf(at)));
     }
     // Pushed last first, so they are walked in document order.
     for (let i = entries.length - 1; i >= 0; i--) {
@@ -173,10 +178,15 @@ function mentionsExtension(document: Record<string, unknown>): boolean {
     const node = stack.pop();
     if (typeof node !== "object" || node === null || seen.has(node)) continue;
     seen.add(node);
-    if (!Array.isArray(node) && ("x-svc" in node || "x-mint" in node)) return true;
+    if (!Array.isArray(node) && mentionsOwnExtension(node)) return true;
     for (const v of Object.values(node)) if (typeof v === "object" && v !== null) stack.push(v);
   }
   return false;
+}
+
+/** Whether an object has an `x-svc`/`x-mint` key of its own, or a near-miss spelling of one. */
+function mentionsOwnExtension(node: object): boolean {
+  return Object.hasOwn(node, "x-svc") || Object.hasOwn(node, "x-mint") || lookalikeKeys(node, EXTENSION_KEYS).length > 0;
 }
 
 function valueAt(document: unknown, segments: Segments): unknown {
