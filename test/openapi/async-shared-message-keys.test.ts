@@ -131,6 +131,11 @@ describe("a message held under two keys is named by the key its operation writes
     expect(await run(ANONYMOUS, "rg -n STAFF /")).toBe("");
   });
 
+  it("search finds no page by a key only a restricted operation names, and the public key's page by its key", async () => {
+    for (const query of ["STAFFKEYNAME", "STAFFMSGNAME"]) expect((await runtime.search(localContext(ANONYMOUS), { query })).map((h) => h.page.path)).toEqual([]);
+    expect((await runtime.search(localContext(ANONYMOUS), { query: "publicKey" })).map((h) => h.page.path)).toEqual(["/api-reference/pub"]);
+  });
+
   it("a staff reader reads the same public pages, and the keys in the spec files only", async () => {
     expect(await run(staff, "cat /api-reference/pub.mdx")).toBe(PUB);
     expect(await run(staff, "rg -n STAFF /")).toBe(
