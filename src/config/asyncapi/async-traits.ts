@@ -24,21 +24,14 @@ export function withTraits(o: Obj): Obj {
 }
 
 /**
- * What an AsyncAPI 2.x message is called when it has no `name`: its `messageId` (2.4+), else its
- * key in `components.messages` (a `$ref` there keeps the object's identity once dereferenced),
- * else the operation's name, numbered among a `oneOf`'s messages. Before, every such message was
+ * What an AsyncAPI 2.x message is called when it has no `name`: its `messageId` (2.4+), else the
+ * `components.messages` key the operation's own `$ref` names (`componentKey`), else the
+ * operation's name, numbered among a `oneOf`'s messages. Before, every such message was
  * `message`, or `message1`, `message2` in a `oneOf`: the Streetlights-style specs, whose
- * messages are all `$ref`s to components, read "Messages: `message`" on every channel.
+ * messages are all `$ref`s to components, read "Messages: `message`" on every channel. Never a
+ * key found by the object's identity: a key only a restricted operation names is its text.
  */
-export function v2MessageName(m: Obj, componentKeys: ReadonlyMap<Obj, string>, operation: string, index: number | undefined): string {
+export function v2MessageName(m: Obj, componentKey: string | undefined, operation: string, index: number | undefined): string {
   const id = typeof m.messageId === "string" && m.messageId.trim() !== "" ? m.messageId.trim() : undefined;
-  return id ?? componentKeys.get(m) ?? (index === undefined ? `${operation} message` : `${operation} message ${index + 1}`);
-}
-
-/** Each object in `components.messages` by its key (the first key, when two hold one object). */
-export function componentMessageKeys(doc: Obj): Map<Obj, string> {
-  const out = new Map<Obj, string>();
-  const messages = isObj(doc.components) && isObj(doc.components.messages) ? doc.components.messages : {};
-  for (const [key, m] of Object.entries(messages)) if (isObj(m) && !out.has(m)) out.set(m, key);
-  return out;
+  return id ?? componentKey ?? (index === undefined ? `${operation} message` : `${operation} message ${index + 1}`);
 }

@@ -33,6 +33,12 @@ export interface AsyncOperation {
    */
   readonly uses: readonly AsyncMessage[];
   /**
+   * Every channel message holding an object this operation carries (3.x: under any key, by
+   * identity). Wider than `uses` on purpose: it only ever hides a message (one a restricted
+   * operation carries), while `uses`, which shows one, holds only what the operation names by key.
+   */
+  readonly touches: readonly AsyncMessage[];
+  /**
    * `x-svc` (or `x-mint`) on the operation: its `metadata.groups` restricts the operation (its
    * channel's page leaves it out; the mounted spec keeps it for those groups only).
    */

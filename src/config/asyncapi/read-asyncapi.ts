@@ -4,8 +4,9 @@ import { readExtension } from "../openapi/operations.js";
 import { pointerSegment } from "../openapi/validate-openapi.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncServer, AsyncServerVariable, AsyncSpec } from "./model.js";
 import { appendAll } from "../../arrays.js";
-import { asyncOperationRule } from "./async-parts.js";
-import { componentMessageKeys, v2MessageName, withTraits } from "./async-traits.js";
+import { asyncOperationRule, followInternal } from "./async-parts.js";
+import { v2MessageName, withTraits } from "./async-traits.js";
+import { refSegments, type Segments } from "../openapi/prune-spec.js";
 import { readFlag } from "../openapi/operation-extensions.js";
 
 type Obj = Record<string, unknown>;
@@ -20,7 +21,7 @@ export type AsyncReadResult = { ok: true; spec: AsyncSpec } | { ok: false; messa
  * import and 530-760 ms per file (it runs a linter); this takes milliseconds and reads what a
  * reference page shows. Structural problems it needs are reported; deeper linting is not ours.
  */
-export function readAsyncapi(doc: Obj, source: string, version: "2" | "3"): AsyncReadResult {
+export function readAsyncapi(doc: Obj, source: string, version: "2" | "3", written: Obj = doc): AsyncReadResult {
   const info = isObj(doc.info) ? doc.info : undefined;
   if (info === undefined) return { ok: false, message: `invalid AsyncAPI document: "info" is required` };
   const title = str(info.title);
@@ -28,7 +29,7 @@ export function readAsyncapi(doc: Obj, source: string, version: "2" | "3"): Asyn
   if (doc.channels !== undefined && !isObj(doc.channels)) {
     return { ok: false, message: `invalid AsyncAPI document: "channels" must be an object` };
   }
-  const channels = version === "3" ? readV3(doc) : readV2(doc);
+  const channels = version === "3" ? readV3(doc, written) : readV2(doc, written);
   const description = str(info.description);
   return {
     ok: true,
@@ -70,7 +71,12 @@ function serverVariables(v: unknown): AsyncServerVariable[] {
     });
 }
 
-function readV3(doc: Obj): AsyncChannel[] {
+/**
+ * `written` is the document before dereferencing: a message's name comes from the reference the
+ * operation itself writes, never from the object's identity (two keys may hold one object, and
+ * the key only a restricted operation names is its text, adversary: STAFFKEYNAME on a public page).
+ */
+function readV3(doc: Obj, written: Obj): AsyncChannel[] {
   const channels = isObj(doc.channels) ? doc.channels : {};
   const operations = isObj(doc.operations) ? doc.operations : {};
   const serverNames = new Map<unknown, string>();
@@ -79,8 +85,11 @@ function readV3(doc: Obj): AsyncChannel[] {
   // its object (dereferencing keeps identity), and so does another channel's `$ref` to it, so the
   // page can tell which operations carry which message on any channel.
   const byObject = new Map<Obj, AsyncMessage[]>();
+  const byKey = new Map<Obj, Map<string, AsyncMessage>>();
   const channelMessages = new Map<Obj, AsyncMessage[]>();
-  for (const ch of Object.values(channels)) if (isObj(ch)) channelMessages.set(ch, readMessageMap(ch.messages, byObject));
+  for (const ch of Object.values(channels)) if (isObj(ch)) channelMessages.set(ch, readMessageMap(ch.messages, byObject, byKey));
+  const writtenOps = isObj(written.operations) ? written.operations : {};
+  const named = (items: unknown): (AsyncMessage | undefined)[] => (Array.isArray(items) ? items.map((item) => keyedMessage(doc, written, item, byKey)) : []);
   const out: AsyncChannel[] = [];
   for (const [id, ch] of Object.entries(channels)) {
     if (!isObj(ch)) continue;
@@ -89,11 +98,15 @@ function readV3(doc: Obj): AsyncChannel[] {
       if (!isObj(op)) continue;
       // Dereferencing keeps identity: the operation's channel is the same object as this one.
       if (op.channel !== ch) continue;
-      const written = Array.isArray(op.messages) ? op.messages.filter(isObj) : [];
-      // A message without `name` is called by its key in the channel's map, as the channel's
-      // own list calls it (`$ref: '#/channels/x/messages/event'` is `event`), never `message1`.
-      const messages = written.map((m, i) => readMessage(m, keyOf(ch.messages, m) ?? byObject.get(m)?.[0]?.name ?? `message${i + 1}`));
-      ops.push(operation(opId, str(op.action) ?? "", op, messages.length > 0 ? messages : readMessageMap(ch.messages), carried(op, ch, byObject)));
+      const writtenOp = followInternal(written, writtenOps[opId]);
+      const keyed = named(isObj(writtenOp) ? writtenOp.messages : undefined);
+      // A message is the one its `$ref` names in a channel's map (`$ref:
+      // '#/channels/x/messages/event'` is `event`); one written otherwise is read on its own.
+      const messages = (Array.isArray(op.messages) ? op.messages : []).flatMap((m, i) => (isObj(m) ? [keyed[i] ?? readMessage(m, `message${i + 1}`)] : []));
+      const replyWritten = isObj(writtenOp) && isObj(writtenOp.reply) ? followInternal(written, writtenOp.reply) : undefined;
+      const uses = [...messages.filter((m) => keyed.includes(m)), ...replyUses(op, isObj(replyWritten) ? named(replyWritten.messages) : [], channelMessages)];
+      const all = messages.length > 0 ? messages : (channelMessages.get(ch) ?? []);
+      ops.push(operation(opId, str(op.action) ?? "", op, all, messages.length > 0 ? uses : [...all, ...uses], carried(op, ch, byObject)));
     }
     const servers = Array.isArray(ch.servers) ? ch.servers.map((s) => serverNames.get(s)).filter((n): n is string => n !== undefined) : [];
     out.push(channel(id, str(ch.address) ?? id, ch, ops, channelMessages.get(ch) ?? [], servers, ops.length === 0 ? replyOnlyRule(ch, operations) : undefined, `/channels/${pointerSegment(id)}`));
@@ -128,6 +141,39 @@ function replyOnlyRule(ch: Obj, operations: Obj): ApiExtension | undefined {
   return replied ? { metadata: { groups: [...groups] } } : undefined;
 }
 
+/** The messages an operation's `reply` names by key (all of the reply channel's when it names none). */
+function replyUses(op: Obj, keyed: readonly (AsyncMessage | undefined)[], channelMessages: ReadonlyMap<Obj, AsyncMessage[]>): AsyncMessage[] {
+  if (!isObj(op.reply)) return [];
+  const written = Array.isArray(op.reply.messages) ? op.reply.messages.filter(isObj) : [];
+  if (written.length > 0) return keyed.filter((m): m is AsyncMessage => m !== undefined);
+  return isObj(op.reply.channel) ? (channelMessages.get(op.reply.channel) ?? []) : [];
+}
+
+/**
+ * The channel message a written `$ref` (followed hop by hop) names by its key in a channel's
+ * `messages` map; undefined for anything else (inline, a YAML alias, `components.messages`).
+ */
+function keyedMessage(doc: Obj, written: Obj, item: unknown, byKey: ReadonlyMap<Obj, ReadonlyMap<string, AsyncMessage>>): AsyncMessage | undefined {
+  let node = item;
+  for (let hops = 0; hops < 8 && isObj(node) && typeof node.$ref === "string"; hops++) {
+    const target = refSegments(node.$ref);
+    if (target === undefined) return undefined;
+    if (target.length >= 2 && target[target.length - 2] === "messages") {
+      const map = at(doc, target.slice(0, -1));
+      const hit = isObj(map) ? byKey.get(map)?.get(String(target[target.length - 1])) : undefined;
+      if (hit !== undefined) return hit;
+    }
+    node = at(written, target);
+  }
+  return undefined;
+}
+
+function at(root: unknown, segments: Segments): unknown {
+  let node = root;
+  for (const s of segments) node = isObj(node) ? node[s] : Array.isArray(node) ? node[Number(s)] : undefined;
+  return node;
+}
+
 function carried(op: Obj, ch: Obj, byObject: ReadonlyMap<Obj, AsyncMessage[]>): AsyncMessage[] {
   const out: AsyncMessage[] = [];
   const add = (named: unknown, channel: unknown): void => {
@@ -140,12 +186,19 @@ function carried(op: Obj, ch: Obj, byObject: ReadonlyMap<Obj, AsyncMessage[]>): 
   return out;
 }
 
-function readV2(doc: Obj): AsyncChannel[] {
+/**
+ * `written` is the document before dereferencing: a message without `messageId` or `name` is
+ * called by the `components.messages` key the operation's own `$ref` names, never by a key found
+ * by the object's identity (a YAML alias of a component only a restricted operation names by
+ * `$ref` made the public operation's message carry that key, adversary: STAFFMSGNAME).
+ */
+function readV2(doc: Obj, asWritten: Obj): AsyncChannel[] {
   const channels = isObj(doc.channels) ? doc.channels : {};
-  const componentKeys = componentMessageKeys(doc);
+  const writtenChannels = isObj(asWritten.channels) ? asWritten.channels : {};
   const out: AsyncChannel[] = [];
   for (const [id, ch] of Object.entries(channels)) {
     if (!isObj(ch)) continue;
+    const writtenCh = followInternal(asWritten, writtenChannels[id]);
     // One entry per message object: a message both operations carry (a `$ref` to one
     // component) is listed once under Messages, and both name it. Operations without a rule
     // read theirs first, so a message an open operation shares with a restricted one is never
@@ -154,12 +207,14 @@ function readV2(doc: Obj): AsyncChannel[] {
     const written = (["publish", "subscribe"] as const).flatMap((action) => (isObj(ch[action]) ? [{ action, op: ch[action] as Obj }] : []));
     const carried = new Map<string, AsyncMessage[]>();
     for (const { action, op } of [...written].sort((a, b) => Number(asyncOperationRule(a.op) !== undefined) - Number(asyncOperationRule(b.op) !== undefined))) {
-      carried.set(action, readV2Message(op.message, componentKeys, str(withTraits(op).operationId) ?? action, read));
+      const writtenOp = isObj(writtenCh) ? followInternal(asWritten, writtenCh[action]) : undefined;
+      const keys = componentKeysOf(asWritten, isObj(writtenOp) ? writtenOp.message : undefined);
+      carried.set(action, readV2Message(op.message, keys, str(withTraits(op).operationId) ?? action, read));
     }
     const ops = written.map(({ action, op }): AsyncOperation => {
       const operationId = str(withTraits(op).operationId);
       const messages = carried.get(action) ?? [];
-      return { ...operation(operationId ?? `${action} ${id}`, action, op, messages, messages), ...(operationId === undefined ? { unnamed: true as const } : {}) };
+      return { ...operation(operationId ?? `${action} ${id}`, action, op, messages, messages, messages), ...(operationId === undefined ? { unnamed: true as const } : {}) };
     });
     const servers = Array.isArray(ch.servers) ? ch.servers.filter((s): s is string => typeof s === "string") : [];
     out.push(channel(id, id, ch, ops, [...read.values()], servers, undefined, `/channels/${pointerSegment(id)}`));
@@ -167,12 +222,33 @@ function readV2(doc: Obj): AsyncChannel[] {
   return out;
 }
 
-function readV2Message(m: unknown, componentKeys: ReadonlyMap<Obj, string>, operationName: string, read: Map<Obj, AsyncMessage>): AsyncMessage[] {
+/**
+ * The `components.messages` key a 2.x operation's written `message` names by `$ref` (followed
+ * hop by hop), by `oneOf` index (`single` for a message without `oneOf`).
+ */
+function componentKeysOf(written: Obj, message: unknown): { single?: string; oneOf: (string | undefined)[] } {
+  const keyOfRef = (item: unknown): string | undefined => {
+    let node = item;
+    for (let hops = 0; hops < 8 && isObj(node) && typeof node.$ref === "string"; hops++) {
+      const target = refSegments(node.$ref);
+      if (target === undefined) return undefined;
+      if (target.length === 3 && target[0] === "components" && target[1] === "messages") return String(target[2]);
+      node = at(written, target);
+    }
+    return undefined;
+  };
+  const value = followInternal(written, message);
+  const oneOf = isObj(value) && Array.isArray(value.oneOf) ? value.oneOf.map(keyOfRef) : [];
+  const single = keyOfRef(message);
+  return { ...(single !== undefined ? { single } : {}), oneOf };
+}
+
+function readV2Message(m: unknown, keys: { single?: string; oneOf: (string | undefined)[] }, operationName: string, read: Map<Obj, AsyncMessage>): AsyncMessage[] {
   if (!isObj(m)) return [];
   const one = (x: Obj, index: number | undefined): AsyncMessage => {
     const known = read.get(x);
     if (known !== undefined) return known;
-    const message = readMessage(x, v2MessageName(x, componentKeys, operationName, index));
+    const message = readMessage(x, v2MessageName(x, index === undefined ? keys.single : keys.oneOf[index], operationName, index));
     read.set(x, message);
     return message;
   };
@@ -180,25 +256,23 @@ function readV2Message(m: unknown, componentKeys: ReadonlyMap<Obj, string>, oper
   return [one(m, undefined)];
 }
 
-/** The key a message object is held under in a channel's `messages` map (identity kept by dereferencing). */
-function keyOf(messages: unknown, m: Obj): string | undefined {
-  return isObj(messages) ? Object.entries(messages).find(([, v]) => v === m)?.[0] : undefined;
-}
-
-function readMessageMap(messages: unknown, byObject?: Map<Obj, AsyncMessage[]>): AsyncMessage[] {
+function readMessageMap(messages: unknown, byObject: Map<Obj, AsyncMessage[]>, byKey: Map<Obj, Map<string, AsyncMessage>>): AsyncMessage[] {
   if (!isObj(messages)) return [];
+  const keys = new Map<string, AsyncMessage>();
+  byKey.set(messages, keys);
   return Object.entries(messages)
     .filter((e): e is [string, Obj] => isObj(e[1]))
     .map(([key, m]) => {
       const read = readMessage(m, key);
-      const same = byObject?.get(m);
+      keys.set(key, read);
+      const same = byObject.get(m);
       if (same !== undefined) same.push(read);
-      else byObject?.set(m, [read]);
+      else byObject.set(m, [read]);
       return read;
     });
 }
 
-function operation(id: string, action: string, op: Obj, messages: AsyncMessage[], uses: readonly AsyncMessage[]): AsyncOperation {
+function operation(id: string, action: string, op: Obj, messages: AsyncMessage[], uses: readonly AsyncMessage[], touches: readonly AsyncMessage[]): AsyncOperation {
   // Its traits' summary, description and bindings are its own; its rule is read from the
   // operation as written (`asyncOperationRule` narrows it by each trait's).
   const merged = withTraits(op);
@@ -213,6 +287,7 @@ function operation(id: string, action: string, op: Obj, messages: AsyncMessage[]
     ...(description !== undefined ? { description } : {}),
     messages,
     uses,
+    touches,
     ...(extension !== undefined ? { extension } : {}),
   };
 }

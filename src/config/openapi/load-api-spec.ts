@@ -108,6 +108,9 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
   const cut = cutRefsIntoRestricted(document, type.kind);
   if (type.kind === "asyncapi") {
     let deref: Dereferenced;
+    // Dereferencing replaces `$ref`s in place; message names are read from the references each
+    // operation writes (`readAsyncapi`), so a copy as written is kept (aliases stay shared).
+    const written = structuredClone(cut.document);
     try {
       deref = await dereferenceDocument(cut.document, location);
     } catch (error) {
@@ -116,7 +119,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     const expanded = expandedSize(deref.document, LIMITS.api.maxExpandedValues);
     if (expanded.over) return done({ ok: false, message: tooLargeMessage(expanded.at), overLimit: true }, deref.selfContained);
     const circles = circleWarnings(findDataCycles(deref.document));
-    const read = readAsyncapi(deref.document, source, type.version);
+    const read = readAsyncapi(deref.document, source, type.version, written);
     const shapes = read.ok && type.version === "3" ? asyncapi3ShapeWarnings(deref.document) : [];
     if (read.ok && cut.stray.length > 0) read.spec = { ...read.spec, strayParts: cut.stray };
     const decided = deref.decisions.length > 0 ? { refDecisions: deref.decisions } : {};

@@ -527,7 +527,12 @@ export function channelPageMessages(spec: AsyncSpec, ch: AsyncChannel): AsyncMes
   const readable = new Set<AsyncMessage>();
   const unreadable = new Set<AsyncMessage>();
   for (const c of spec.channels) {
-    for (const op of c.operations) for (const m of op.uses) (operationOnChannelPage(ch, op) ? readable : unreadable).add(m);
+    // Shown by what a readable operation names by key (two keys may hold one object: the other
+    // key's name is not its text), hidden by any object a restricted one carries.
+    for (const op of c.operations) {
+      if (operationOnChannelPage(ch, op)) for (const m of op.uses) readable.add(m);
+      else for (const m of op.touches) unreadable.add(m);
+    }
   }
   return ch.messages.filter((m) => readable.has(m) || !unreadable.has(m));
 }
