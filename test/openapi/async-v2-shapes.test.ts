@@ -207,7 +207,7 @@ describe("AsyncAPI 2.x pages", () => {
         "",
         "The topic on which measured values may be produced and consumed.",
         "",
-        "**Servers:** `production` (mqtt test.mosquitto.org:{port}; `port`: 1883 (default), 8883)",
+        "**Servers:** `production` (`mqtt test.mosquitto.org:{port}`; `port`: `1883` (default), `8883`)",
         "",
         "## Parameters",
         "",
@@ -260,7 +260,7 @@ describe("AsyncAPI 2.x pages", () => {
       [
         "Channel `test`",
         "",
-        "**Servers:** `broker` (amqp amqp://broker.example.com)",
+        "**Servers:** `broker` (`amqp amqp://broker.example.com`)",
         "",
         'Bindings: `amqp` `{"is":"routingKey","exchange":{"name":"events","type":"topic"}}`',
         "",
@@ -336,7 +336,7 @@ describe("AsyncAPI 2.x pages", () => {
       [
         "Channel `/v1/marketdata/{symbol}`",
         "",
-        "**Servers:** `public` (wss wss://api.gemini.com)",
+        "**Servers:** `public` (`wss wss://api.gemini.com`)",
         "",
         "Bindings: `ws` (`bindingVersion`, `query`: see the spec file)",
         "",
@@ -359,7 +359,7 @@ describe("AsyncAPI 2.x pages", () => {
       const lights = await html("/api-reference/smartylightingstreetlights10eventstreetlightidlightingmeasured");
       const lines = (page: string, pattern: RegExp) => page.split("\n").filter((l) => pattern.test(l));
       expect(lines(lights, /Servers:|Bindings:|<h4>Headers/)).toEqual([
-        '<p class="meta">Servers: <code>production</code> (mqtt test.mosquitto.org:{port}; <code>port</code>: 1883 (default), 8883)</p>',
+        '<p class="meta">Servers: <code>production</code> (<code>mqtt test.mosquitto.org:{port}</code>; <code>port</code>: <code>1883</code> (default), <code>8883</code>)</p>',
         '<p class="meta">Bindings: <code>mqtt</code> <code>{&quot;qos&quot;:1}</code></p>',
         "<h4>Headers</h4>",
       ]);

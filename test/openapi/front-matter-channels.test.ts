@@ -43,7 +43,7 @@ const ROOM_REFERENCE = [
   "",
   "Messages of one room.",
   "",
-  "**Servers:** `prod` (wss chat.example.com)",
+  "**Servers:** `prod` (`wss chat.example.com`)",
   "",
   "## Parameters",
   "",

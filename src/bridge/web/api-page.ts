@@ -314,12 +314,29 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
   return out.join("\n");
 }
 
-/** A line the MDX page writes with `code` spans, as HTML: each span a `<code>`, the rest escaped. */
+/**
+ * A line the MDX page writes with code spans (`inlineCode`), as HTML: each span a `<code>`, the
+ * rest escaped. A span opens at a run of backticks and closes at the next run as long (a value
+ * holding a backtick is delimited by a longer run), as CommonMark reads it; a run never closed is text.
+ */
 function codeSpans(line: string): string {
-  return line
-    .split("`")
-    .map((part, i) => (i % 2 === 1 ? `<code>${esc(part)}</code>` : esc(part)))
-    .join("");
+  let out = "";
+  let at = 0;
+  const runs = [...line.matchAll(/`+/g)];
+  for (let i = 0; i < runs.length; i++) {
+    const open = runs[i] as RegExpMatchArray;
+    const start = open.index ?? 0;
+    if (start < at) continue;
+    const closeIndex = runs.findIndex((r, j) => j > i && r[0].length === open[0].length);
+    if (closeIndex < 0) continue;
+    const close = runs[closeIndex] as RegExpMatchArray;
+    let code = line.slice(start + open[0].length, close.index);
+    if (code.length > 2 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
+    out += `${esc(line.slice(at, start))}<code>${esc(code)}</code>`;
+    at = (close.index ?? 0) + close[0].length;
+    i = closeIndex;
+  }
+  return out + esc(line.slice(at));
 }
 
 function isPlaceholder(v: unknown): boolean {

@@ -11,6 +11,7 @@ import { describePlayground, type PlaygroundSettings } from "./playground.js";
 import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
 import { type CutPart, pageSchemaBudget, SchemaBudget } from "./schema-budget.js";
 import { appendAll } from "../../arrays.js";
+import { fencedCode, headingText, inlineCode } from "./inline-code.js";
 
 /** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
 export interface ParameterAnchor {
@@ -219,9 +220,9 @@ export function cutAt(nodes: SchemaBudget): PageCut | undefined {
  */
 export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): RenderedReference {
   const nodes = pageSchemaBudget(1);
-  const out: string[] = ["", "---", "", `## ${component.name}`, ""];
+  const out: string[] = ["", "---", "", `## ${headingText(component.name)}`, ""];
   const top = fieldOf(component.schema, nodes);
-  if (top !== undefined) out.push(`\`${top.type}\`${top.notes.length > 0 ? ` (${top.notes.join("; ")})` : ""}`, "");
+  if (top !== undefined) out.push(`${inlineCode(top.type)}${top.notes.length > 0 ? ` (${top.notes.join("; ")})` : ""}`, "");
   if (top?.description !== undefined) out.push(top.description, "");
   const content: ApiContent = { mediaType: "application/json", schema: component.schema, examples: [] };
   const { fields } = schemaFields(component.schema, "", nodes);
@@ -235,21 +236,21 @@ export function schemaReference(spec: ApiSpec, component: ApiSchemaComponent): R
 }
 
 function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext, title: string | undefined, nodes: SchemaBudget): string {
-  const out: string[] = title !== undefined ? ["", `# ${title}`, ""] : [""];
+  const out: string[] = title !== undefined ? ["", `# ${headingText(title)}`, ""] : [""];
   // `x-svc.content` (`x-mint.content`): "before the generated API documentation", as the platform
   // places it (after it, it was read as part of the last response example's section).
   if (op.extension?.content !== undefined) out.push(op.extension.content.trim(), "");
 
   const base = op.servers[0];
   const shownPath = op.kind === "webhook" ? `WEBHOOK ${op.path} (${op.webhookMethod ?? "POST"} to your endpoint)` : `${op.method} ${ctx.playground.fullUrl && base !== undefined ? `${base}${op.path}` : op.path}`;
-  out.push(`\`${shownPath}\``, "");
+  out.push(inlineCode(shownPath), "");
   // Where the cut note goes once the page is rendered and its budget known.
   const noteAt = out.length;
   if (op.deprecated) out.push("> **Deprecated.**", "");
   if (op.description !== undefined) out.push(op.description.trim(), "");
   if (op.kind === "operation") {
-    if (op.servers.length === 1) out.push(`**Base URL:** \`${op.servers[0]}\``);
-    else if (op.servers.length > 1) out.push(`**Base URLs:** ${op.servers.map((s) => `\`${s}\``).join(", ")}`);
+    if (op.servers.length === 1) out.push(`**Base URL:** ${inlineCode(op.servers[0] as string)}`);
+    else if (op.servers.length > 1) out.push(`**Base URLs:** ${op.servers.map(inlineCode).join(", ")}`);
   }
   const auth = describeAuth(op);
   if (auth !== undefined) out.push(`**Authentication:** ${auth}`);
@@ -268,7 +269,7 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   if (op.requestBody !== undefined) {
     out.push("## Request body", "");
     for (const c of op.requestBody.content) {
-      out.push(`\`${c.mediaType}\`${op.requestBody.required ? " (required)" : ""}`, "");
+      out.push(`${inlineCode(c.mediaType)}${op.requestBody.required ? " (required)" : ""}`, "");
       if (op.requestBody.description !== undefined && nodes.takeText(op.requestBody.description, "descriptions")) out.push(op.requestBody.description.trim(), "");
       appendAll(out, fieldLines(c, (f) => anchors.get(`body:${f.name}`), nodes)).push("");
     }
@@ -277,9 +278,9 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   if (op.responses.length > 0) {
     out.push("## Responses", "");
     for (const r of op.responses) {
-      out.push(`### ${r.status}${r.description !== undefined && nodes.takeText(r.description, "descriptions") ? `: ${oneLine(r.description)}` : ""}`, "");
+      out.push(`### ${headingText(r.status)}${r.description !== undefined && nodes.takeText(r.description, "descriptions") ? `: ${oneLine(r.description)}` : ""}`, "");
       for (const c of r.content) {
-        out.push(`\`${c.mediaType}\``, "");
+        out.push(inlineCode(c.mediaType), "");
         const lines = fieldLines(c, () => undefined, nodes);
         if (lines.length > 0) appendAll(out, lines).push("");
       }
@@ -298,13 +299,14 @@ function examplesSection(op: ApiOperation, settings: ApiSettings, nodes: SchemaB
   const request = exampleRequest(op, { prefill: settings.examples.prefill, requiredOnly: settings.examples.requiredOnly }, nodes);
   out.push("### Request", "");
   // Charged as any text the page writes: one long sample shared by a hundred entries is a hundred.
-  for (const s of op.codeSamples) if (nodes.takeText(s.source, "samples")) out.push(`\`\`\`${fenceOf(s.lang)} ${s.label ?? s.lang}`, s.source.trimEnd(), "```", "");
-  for (const g of generatedExamples(request, settings.examples.languages, nodes)) out.push(`\`\`\`${g.fence} ${g.label}`, g.code, "```", "");
+  for (const s of op.codeSamples) if (nodes.takeText(s.source, "samples")) appendAll(out, fencedCode(`${fenceOf(s.lang)} ${s.label ?? s.lang}`, s.source.trimEnd())).push("");
+  for (const g of generatedExamples(request, settings.examples.languages, nodes)) appendAll(out, fencedCode(`${g.fence} ${g.label}`, g.code)).push("");
   const ok = op.responses.find((r) => /^2/.test(r.status) && r.content.length > 0) ?? op.responses.find((r) => r.content.length > 0);
   const content = ok?.content.find((c) => c.mediaType.includes("json")) ?? ok?.content[0];
   if (ok !== undefined && content !== undefined) {
     const value = content.examples[0]?.value ?? exampleValue(content.schema, { prefill: true, requiredOnly: false }, nodes);
-    out.push("### Response", "", `\`\`\`${content.mediaType.includes("json") ? "json" : "text"} ${ok.status}`, clip(typeof value === "string" ? value : pageJson(nodes, value)), "```", "");
+    out.push("### Response", "");
+    appendAll(out, fencedCode(`${content.mediaType.includes("json") ? "json" : "text"} ${ok.status}`, clip(typeof value === "string" ? value : pageJson(nodes, value)))).push("");
   }
   return out;
 }
@@ -328,7 +330,7 @@ function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): st
   nodes.takeText(p.name);
   nodes.takeText(anchor);
   const field = fieldOf(p.schema ?? {}, nodes);
-  const parts = [`- [\`${p.name}\`](#${anchor}) \`${field?.type ?? "any"}\``];
+  const parts = [`- [${inlineCode(p.name)}](#${anchor}) ${inlineCode(field?.type ?? "any")}`];
   if (p.required) parts.push("required");
   if (p.deprecated) parts.push("deprecated");
   const notes = field?.notes ?? [];
@@ -342,7 +344,7 @@ function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): st
 /** A channel parameter: its type and notes when its schema (2.x) or `enum`/`default` (3.x) says them. */
 function channelParameterLine(p: AsyncChannel["parameters"][number], nodes: SchemaBudget): string {
   const field = p.schema !== undefined ? fieldOf(p.schema, nodes) : undefined;
-  let line = `- [\`${p.name}\`](#${p.name})${field !== undefined ? ` \`${field.type}\`` : ""}`;
+  let line = `- [${inlineCode(p.name)}](#${p.name})${field !== undefined ? ` ${inlineCode(field.type)}` : ""}`;
   if (p.description !== undefined) line += `: ${oneLine(p.description)}`;
   if (field !== undefined && field.notes.length > 0) line += ` (${field.notes.join("; ")})`;
   return line;
@@ -352,8 +354,8 @@ function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefi
   const { fields, truncated } = schemaFields(c.schema, "", nodes);
   const lines = fields.map((f) => {
     const anchor = anchorOf(f);
-    const name = anchor !== undefined ? `[\`${f.name}\`](#${anchor})` : `\`${f.name}\``;
-    let line = `${"  ".repeat(f.depth)}- ${name} \`${f.type}\``;
+    const name = anchor !== undefined ? `[${inlineCode(f.name)}](#${anchor})` : inlineCode(f.name);
+    let line = `${"  ".repeat(f.depth)}- ${name} ${inlineCode(f.type)}`;
     if (f.required) line += " required";
     if (f.deprecated) line += " deprecated";
     if (f.description !== undefined) line += `: ${oneLine(f.description)}`;
@@ -362,7 +364,7 @@ function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefi
   });
   if (lines.length === 0 && c.schema !== undefined) {
     const t = fieldOf(c.schema, nodes);
-    if (t !== undefined) lines.push(`- \`${t.type}\`${t.description !== undefined ? `: ${oneLine(t.description)}` : ""}${t.notes.length > 0 ? ` (${t.notes.join("; ")})` : ""}`);
+    if (t !== undefined) lines.push(`- ${inlineCode(t.type)}${t.description !== undefined ? `: ${oneLine(t.description)}` : ""}${t.notes.length > 0 ? ` (${t.notes.join("; ")})` : ""}`);
   }
   if (truncated) lines.push("- ... (more fields: see the schema in the spec file)");
   return lines;
@@ -387,21 +389,14 @@ function authSection(op: ApiOperation, nodes: SchemaBudget): string[] {
   const labels = [...schemes.values()].map(authLabel);
   if (![...schemes.values()].some((a) => described(a) !== "") && new Set(labels).size === labels.length) return [];
   // Each description charged as the page's other text is (a 100 KB one on 100 schemes).
-  const lines = [...schemes.values()].map((a) => `- ${codeSpan(a.name)}: ${authLabel(a)}${described(a) !== "" && nodes.takeText(described(a), "descriptions") ? `. ${described(a)}` : ""}`);
+  const lines = [...schemes.values()].map((a) => `- ${inlineCode(a.name)}: ${authLabel(a)}${described(a) !== "" && nodes.takeText(described(a), "descriptions") ? `. ${described(a)}` : ""}`);
   return ["## Authentication", "", ...lines, ""];
-}
-
-/** A name as inline code on one line: a scheme's name may hold line breaks (a heading) or backticks. */
-function codeSpan(name: string): string {
-  const text = oneLine(name);
-  const fence = text.includes("`") ? "``" : "`";
-  return `${fence}${fence.length > 1 ? " " : ""}${text}${fence.length > 1 ? " " : ""}${fence}`;
 }
 
 function authLabel(a: ApiAuth): string {
   if (a.type === "http" && a.scheme === "bearer") return `Bearer token (\`Authorization: Bearer <token>\`)`;
   if (a.type === "http" && a.scheme === "basic") return `HTTP Basic (\`Authorization: Basic <encoded-value>\`)`;
-  if (a.type === "apiKey") return `API key in ${oneLine(a.in ?? "header")} ${codeSpan(a.paramName ?? a.name)}`;
+  if (a.type === "apiKey") return `API key in ${oneLine(a.in ?? "header")} ${inlineCode(a.paramName ?? a.name)}`;
   if (a.type === "oauth2" || a.type === "openIdConnect") return `OAuth 2 (${oneLine(a.name)}; \`Authorization: Bearer <token>\`)`;
   return `${oneLine(a.name)} (${oneLine(a.type)})`;
 }
@@ -443,7 +438,7 @@ export function channelReference(spec: AsyncSpec, ch: AsyncChannel, schemaNodes:
 }
 
 function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | undefined, nodes: SchemaBudget): string {
-  const out: string[] = ["", ...(title !== undefined ? [`# ${title}`, ""] : []), `Channel \`${ch.address}\``, ""];
+  const out: string[] = ["", ...(title !== undefined ? [`# ${headingText(title)}`, ""] : []), `Channel ${inlineCode(ch.address)}`, ""];
   const noteAt = out.length;
   if (ch.summary !== undefined && ch.summary !== ch.description) out.push(ch.summary, "");
   if (ch.description !== undefined) out.push(ch.description.trim(), "");
@@ -465,17 +460,17 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | un
       if (op.description !== undefined) out.push(op.description.trim(), "");
       const bindings = bindingsLine(op.bindings, nodes);
       if (bindings !== undefined) out.push(bindings, "");
-      if (op.messages.length > 0) out.push(`Messages: ${op.messages.map((m) => `\`${m.name}\``).join(", ")}`, "");
+      if (op.messages.length > 0) out.push(`Messages: ${op.messages.map((m) => inlineCode(m.name)).join(", ")}`, "");
     }
   }
   const messages = channelPageMessages(spec, ch);
   if (messages.length > 0) {
     out.push("## Messages", "");
     for (const m of messages) {
-      out.push(`### ${m.title ?? m.name}`, "");
+      out.push(`### ${headingText(m.title ?? m.name)}`, "");
       if (m.summary !== undefined) out.push(oneLine(m.summary), "");
       if (m.description !== undefined) out.push(m.description.trim(), "");
-      if (m.contentType !== undefined) out.push(`\`${m.contentType}\``, "");
+      if (m.contentType !== undefined) out.push(inlineCode(m.contentType), "");
       const bindings = bindingsLine(m.bindings, nodes);
       if (bindings !== undefined) out.push(bindings, "");
       // Headers (a trait's too: Streetlights' `commonHeaders`) were never shown before.
