@@ -110,7 +110,8 @@ describe("svc-mcp nav and search: names a spec may hold", () => {
     });
     const search = await runCli(["search", "things", "--dir", root]);
     expect(search.stdout.includes("\u001b")).toBe(false);
-    expect(search.stdout.split("\n").slice(0, 2)).toEqual(["1. List", "things \\x1b[31mred \u203a List"]);
+    // The page's heading is the summary on one line (a spec value never breaks a heading); the title keeps it as written.
+    expect(search.stdout.split("\n").slice(0, 2)).toEqual(["1. List", "things \\x1b[31mred \u203a List things \\x1b[31mred"]);
   });
 });
 
