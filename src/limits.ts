@@ -639,6 +639,11 @@ export const LIMITS = {
     /** Largest OAuth request (token form, client registration, login form): real ones are under
      *  2 KB; 16 KiB bounds what an unauthenticated caller makes us parse. */
     maxOAuthBodyBytes: 16 * 1024,
+    /** How old the redirect-domain list a per-IP 429 reads its CORS headers from may be before a
+     *  refusal reads it again in the background (one read at a time): a flood costs the state
+     *  store one round trip a minute, and a domain added with `redirect-domains add` gets its
+     *  CORS headers on 429s within a minute even if none of its requests was let through. */
+    redirectDomainsMaxAgeMs: 60 * 1000,
     /** A session unused this long is closed: an agent between questions comes back within
      *  minutes; an hour keeps its session while bounding memory held by vanished clients. */
     sessionIdleMs: 60 * 60 * 1000,

@@ -30,6 +30,7 @@ import type { SharedSessions } from "./mcp/shared-sessions.js";
 import type { BatchStep } from "./mcp/batch-runner.js";
 import { hostGuard } from "./middleware/host-guard.js";
 import { corsBeforeOriginCheck, errorForPath, originGuard } from "./middleware/origin-policy.js";
+import { RedirectDomainSnapshot } from "./middleware/redirect-domain-snapshot.js";
 import { DEFAULT_RATE_LIMITS, FixedWindowLimiter, type RateLimiter, type RateLimits } from "./middleware/rate-limit.js";
 import { ipRateLimit } from "./middleware/rate-limit-response.js";
 import { PATHS } from "./urls.js";
@@ -177,9 +178,10 @@ export function createBridge(options: BridgeOptions): Bridge {
     cors: isMcpOrOAuthPath,
     ownRule: (path: string, method: string) => ownRules.some((rule) => rule(path, method)),
   };
-  app.use("*", ipRateLimit(deps, (c) => corsBeforeOriginCheck(deps, c, originRules)));
+  const redirectDomains = new RedirectDomainSnapshot(deps.state, now, LIMITS.bridge.redirectDomainsMaxAgeMs);
+  app.use("*", ipRateLimit(deps, (c) => corsBeforeOriginCheck(deps, c, originRules, redirectDomains)));
   if (options.allowedHosts !== undefined) app.use("*", hostGuard(options.allowedHosts));
-  app.use("*", originGuard(deps, originRules));
+  app.use("*", originGuard(deps, originRules, redirectDomains));
 
   app.all(PATHS.mcp, (c) => endpoint.handle("mcp", c));
   app.all(PATHS.authedMcp, (c) => endpoint.handle("authed", c));

@@ -53,3 +53,43 @@ describe("the per-IP limit's 429", () => {
     expect(await get("/quickstart", "http://localhost:5173")).toEqual({ status: 429, cors: null });
   });
 });
+
+describe("the per-IP limit's 429 for a web-based AI tool on the redirect-domain list", () => {
+  let t: Harness;
+  beforeAll(async () => {
+    t = await startBridge({ rateLimits: ["ip=3"] });
+    await t.state.addRedirectDomain("https://tool.example");
+  });
+  afterAll(async () => t.close());
+
+  async function postTo(origin: string | undefined): Promise<{ status: number; headers: Record<string, string | null> }> {
+    const res = await fetch(`${t.origin}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(origin !== undefined ? { origin } : {}) },
+      body: JSON.stringify(ping),
+    });
+    await res.arrayBuffer();
+    const names = ["access-control-allow-origin", "access-control-expose-headers", "vary"];
+    return { status: res.status, headers: Object.fromEntries(names.map((n) => [n, res.headers.get(n)])) };
+  }
+
+  it("carries CORS headers for an origin on the list as the Origin check last read it, none for one off it", async () => {
+    // Let through: the Origin check reads the list from the store, and the 429 answers from what it read.
+    expect((await postTo("https://tool.example")).headers["access-control-allow-origin"]).toBe("https://tool.example");
+    expect((await postTo(undefined)).status).not.toBe(429);
+    expect((await postTo(undefined)).status).not.toBe(429);
+    expect(await postTo("https://tool.example")).toEqual({
+      status: 429,
+      headers: { "access-control-allow-origin": "https://tool.example", "access-control-expose-headers": "Mcp-Session-Id, WWW-Authenticate, Retry-After", vary: "Origin" },
+    });
+    expect(await postTo("https://other.example")).toEqual({
+      status: 429,
+      headers: { "access-control-allow-origin": null, "access-control-expose-headers": null, vary: null },
+    });
+    // An http origin never matches an https entry.
+    expect(await postTo("http://tool.example")).toEqual({
+      status: 429,
+      headers: { "access-control-allow-origin": null, "access-control-expose-headers": null, vary: null },
+    });
+  });
+});

@@ -3,6 +3,7 @@ import { type BridgeContext, type BridgeDeps, type BridgeEnv, urlsFor } from "..
 import { checkRedirectUri, isLoopbackHost } from "../../store/state/redirect-domains.js";
 import { apiErrorResponse, jsonRpcError, oauthErrorResponse } from "./http-errors.js";
 import { PATHS } from "../urls.js";
+import type { RedirectDomainSnapshot } from "./redirect-domain-snapshot.js";
 
 const CORS_HEADERS = {
   "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
@@ -56,7 +57,7 @@ export interface OriginRules {
  * documents are readable from any origin; `rules.ownRule` routes check for themselves.
  * The Host check (DNS rebinding) is `hostGuard`, registered before this.
  */
-export function originGuard(deps: BridgeDeps, rules: OriginRules): MiddlewareHandler<BridgeEnv> {
+export function originGuard(deps: BridgeDeps, rules: OriginRules, redirectDomains: RedirectDomainSnapshot): MiddlewareHandler<BridgeEnv> {
   const publicDocuments = rules.publicDocuments;
   return async (c, next) => {
     const path = c.req.path;
@@ -71,7 +72,7 @@ export function originGuard(deps: BridgeDeps, rules: OriginRules): MiddlewareHan
       await next();
       return undefined;
     }
-    if (!(await originAllowed(deps, c, origin))) return errorForPath(path, 403, "forbidden_origin", `Origin ${origin} may not call this server`);
+    if (!(await originAllowed(deps, c, origin, redirectDomains))) return errorForPath(path, 403, "forbidden_origin", `Origin ${origin} may not call this server`);
     // Same-origin (`null` beside `same-origin`) needs no CORS headers; other routes give none.
     if (origin === "null" || !rules.cors(path)) {
       await next();
@@ -90,20 +91,38 @@ export function originGuard(deps: BridgeDeps, rules: OriginRules): MiddlewareHan
 
 /**
  * The CORS headers of an answer given before `originGuard` runs (the per-IP 429): what
- * `originGuard` would add, decided without the state store. A browser client must read a 429's
- * `Retry-After` to wait (before, the per-IP limit's 429 carried none, so a web-based MCP client
- * saw a network error). Public documents answer any origin; on MCP and OAuth paths a loopback
- * origin and the public origin get theirs. The request's own origin needs none (same-origin),
+ * `originGuard` would add, decided without waiting on the state store. A browser client must read
+ * a 429's `Retry-After` to wait (before, the per-IP limit's 429 carried none, so a web-based MCP
+ * client saw a network error). Public documents answer any origin; on MCP and OAuth paths a
+ * loopback origin, the public origin and an https origin on the redirect-domain list as last read
+ * (`RedirectDomainSnapshot`: asking the store at every refused request would put a round trip to
+ * PostgreSQL in front of a flood) get theirs. The request's own origin needs none (same-origin),
  * and is not trusted here: the Host check has not run, and a rebinding page's own origin is the
- * name it rebinds. An origin allowed only by the redirect-domain list gets none, since asking
- * the store at every refused request would put a round trip to PostgreSQL in front of a flood.
+ * name it rebinds.
  */
-export function corsBeforeOriginCheck(deps: BridgeDeps, c: BridgeContext, rules: Pick<OriginRules, "publicDocuments" | "cors">): Record<string, string> {
+export function corsBeforeOriginCheck(
+  deps: BridgeDeps,
+  c: BridgeContext,
+  rules: Pick<OriginRules, "publicDocuments" | "cors">,
+  redirectDomains: RedirectDomainSnapshot,
+): Record<string, string> {
   const path = c.req.path;
   if (rules.publicDocuments?.is(path) === true) return { ...rules.publicDocuments.headers };
   const origin = c.req.header("origin");
-  if (origin === undefined || origin === "null" || !rules.cors(path) || !loopbackOrPublic(deps, origin)) return {};
+  if (origin === undefined || origin === "null" || !rules.cors(path)) return {};
+  if (!loopbackOrPublic(deps, origin) && !onRedirectList(origin, redirectDomains.known())) return {};
   return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": CORS_HEADERS["Access-Control-Expose-Headers"], Vary: "Origin" };
+}
+
+/** An https origin the redirect-domain list allows (web-based AI tools). */
+function onRedirectList(origin: string, domains: readonly string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return url.protocol === "https:" && checkRedirectUri(url.href, domains).ok;
 }
 
 /** A loopback origin or the configured public origin (`--public-url`, never one read off Host): allowed whatever the Host or the state store say. */
@@ -118,7 +137,7 @@ function loopbackOrPublic(deps: BridgeDeps, origin: string): boolean {
   return deps.publicUrl !== undefined && url.origin === new URL(deps.publicUrl).origin;
 }
 
-async function originAllowed(deps: BridgeDeps, c: BridgeContext, origin: string): Promise<boolean> {
+async function originAllowed(deps: BridgeDeps, c: BridgeContext, origin: string, redirectDomains: RedirectDomainSnapshot): Promise<boolean> {
   if (origin === "null") return c.req.header("sec-fetch-site") === "same-origin";
   if (loopbackOrPublic(deps, origin)) return true;
   let url: URL;
@@ -128,5 +147,5 @@ async function originAllowed(deps: BridgeDeps, c: BridgeContext, origin: string)
     return false;
   }
   if (url.origin === urlsFor(deps, c).origin || url.origin === new URL(c.req.url).origin) return true;
-  return url.protocol === "https:" && checkRedirectUri(url.href, await deps.state.redirectDomains()).ok;
+  return url.protocol === "https:" && onRedirectList(origin, await redirectDomains.read());
 }
