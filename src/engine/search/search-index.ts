@@ -1,6 +1,7 @@
 import { type PagePlacement, type SiteConfig, scopeNames } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
+import { folderPlacement } from "../../vfs/folder-placement.js";
 import { isIndexed, placementOf, type Site } from "../../vfs/site.js";
 import { indexFilesBefore, ownPagesAt, pagesAt, pagesBefore } from "../../vfs/page-routes.js";
 import { apiFactsByPage, apiPageKey } from "../../vfs/api-facts.js";
@@ -641,7 +642,7 @@ export class SearchIndex {
       // A generated page behind `<path>/index` files is below its own path's pages too (`pagesBefore`).
       const pages = pagesAt(site, path);
       pages.forEach((page, k) => {
-        if (isIndexed(site, page)) wanted.set(entryKey(page, k), { page, placement: placementOf(site, page), above: pagesBefore(site, path, k).map((p) => this.rules.id(p.file.access)) });
+        if (isIndexed(site, page)) wanted.set(entryKey(page, k), { page, placement: searchPlacement(site, page), above: pagesBefore(site, path, k).map((p) => this.rules.id(p.file.access)) });
       });
     }
     return wanted;
@@ -2014,6 +2015,11 @@ function rarer(a: number, b: number): number {
   return (a > 0 ? 0 : 1) - (b > 0 ? 0 : 1) || a - b;
 }
 
+
+/** A page's place for search: navigation's, else its folder's versions and languages (`folderPlacement`). */
+function searchPlacement(site: Site, page: Page): PagePlacement | undefined {
+  return placementOf(site, page) ?? folderPlacement(site.config.navPages, page.path);
+}
 
 function inScope(p: PagePlacement | undefined, version: string | undefined, language: string | undefined): boolean {
   if (version !== undefined && p?.versions !== undefined && !p.versions.includes(version)) return false;

@@ -260,6 +260,59 @@ describe("what is indexed", () => {
     expect(search(indexOf(outside), "setup", { version: "v1" }).map((h) => h.page.path).sort()).toEqual(["/notes", "/v1/setup"]);
   });
 
+  it("places a page outside navigation by its folder: the versions and languages every listed page under it shares", () => {
+    const site = inlineSite(
+      {
+        "/v1/setup.mdx": "---\ntitle: Setup v1\n---\nx",
+        "/v2/setup.mdx": "---\ntitle: Setup v2\n---\nx",
+        "/v2/guides/deep.mdx": "---\ntitle: Deep\n---\nx",
+        // Outside navigation, each under a folder whose listed pages say one version (one deeper down).
+        "/v2/best-practices/setup-tips.mdx": "---\ntitle: Setup tips\n---\nx",
+        "/v1/old/setup-notes.mdx": "---\ntitle: Setup notes\n---\nx",
+        // Under a folder whose listed pages disagree (v1 and v2), or at the root: every version, as before.
+        "/shared/setup-faq.mdx": "---\ntitle: Setup FAQ\n---\nx",
+        "/shared/a.mdx": "---\ntitle: A\n---\nx",
+        "/shared/b.mdx": "---\ntitle: B\n---\nx",
+        "/setup-root.mdx": "---\ntitle: Setup root\n---\nx",
+      },
+      {
+        name: "Test",
+        seo: { indexing: "all" },
+        navigation: {
+          versions: [
+            { version: "v1", pages: ["v1/setup", "shared/a"] },
+            { version: "v2", pages: ["v2/setup", "v2/guides/deep", "shared/b"] },
+          ],
+        },
+      },
+    );
+    const index = indexOf(site);
+    const paths = (version: string) => search(index, "setup", { version }).map((h) => h.page.path).sort();
+    expect(paths("v1")).toEqual(["/setup-root", "/shared/setup-faq", "/v1/old/setup-notes", "/v1/setup"]);
+    expect(paths("v2")).toEqual(["/setup-root", "/shared/setup-faq", "/v2/best-practices/setup-tips", "/v2/setup"]);
+
+    const languages = inlineSite(
+      {
+        "/en/install.mdx": "---\ntitle: Install\n---\nx",
+        "/es/install.mdx": "---\ntitle: Install es\n---\nx",
+        "/es/extra/install-more.mdx": "---\ntitle: Install more\n---\nx",
+      },
+      {
+        name: "T",
+        seo: { indexing: "all" },
+        navigation: {
+          languages: [
+            { language: "en", pages: ["en/install"] },
+            { language: "es", pages: ["es/install"] },
+          ],
+        },
+      },
+    );
+    const inLanguage = (language: string) => search(indexOf(languages), "install", { language }).map((h) => h.page.path).sort();
+    expect(inLanguage("en")).toEqual(["/en/install"]);
+    expect(inLanguage("es")).toEqual(["/es/extra/install-more", "/es/install"]);
+  });
+
   it("filters by language the same way", () => {
     const site = inlineSite(
       { "/en/a.mdx": "---\ntitle: Install\n---\nInstall it.", "/es/a.mdx": "---\ntitle: Install es\n---\nInstall it.", "/b.mdx": "---\ntitle: Install anywhere\n---\nx" },
