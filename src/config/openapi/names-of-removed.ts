@@ -28,37 +28,55 @@ export function namesOfRemoved(doc: Obj, removed: readonly Segments[], kind: Nam
   const isRemoved = (target: readonly string[]): boolean => gone.some((g) => g.length <= target.length && g.every((s, i) => s === target[i]));
   const schemeAt = (name: string): string[] => (kind.swagger2 ? ["securityDefinitions", name] : ["components", "securitySchemes", name]);
   const out: Segments[] = [];
-  const stack: { node: unknown; at: Segments }[] = [{ node: doc, at: [] }];
+  // Each node's path is made only where an entry is found: a spec holds up to
+  // `LIMITS.api.maxExpandedValues` values, and a copied path per node cost more than the walk.
+  interface At {
+    readonly node: unknown;
+    readonly key: string | number;
+    readonly parent: At | undefined;
+  }
+  const pathOf = (a: At): (string | number)[] => {
+    const keys: (string | number)[] = [];
+    for (let x: At | undefined = a; x?.parent !== undefined; x = x.parent) keys.push(x.key);
+    return keys.reverse();
+  };
+  const stack: At[] = [{ node: doc, key: "", parent: undefined }];
   while (stack.length > 0) {
-    const { node, at } = stack.pop() as { node: unknown; at: Segments };
+    const a = stack.pop() as At;
+    const node = a.node;
     if (typeof node !== "object" || node === null || skip.has(node)) continue;
     if (isObj(node)) {
       // AsyncAPI 3 requirements are scheme objects or `$ref`s, not names.
       if (!(kind.asyncapi && !kind.asyncV2) && Array.isArray(node.security)) {
         node.security.forEach((req, i) => {
-          if (isObj(req) && Object.keys(req).some((name) => isRemoved(schemeAt(name)))) out.push([...at, "security", i]);
+          if (isObj(req) && Object.keys(req).some((name) => isRemoved(schemeAt(name)))) out.push([...pathOf(a), "security", i]);
         });
       }
-      if (kind.asyncV2 && Array.isArray(node.servers) && at.length === 2 && at[0] === "channels") {
+      if (kind.asyncV2 && Array.isArray(node.servers) && a.parent?.key === "channels" && a.parent.parent?.parent === undefined) {
         node.servers.forEach((s, i) => {
-          if (typeof s === "string" && isRemoved(["servers", s])) out.push([...at, "servers", i]);
+          if (typeof s === "string" && isRemoved(["servers", s])) out.push([...pathOf(a), "servers", i]);
         });
       }
       if (isObj(node.discriminator) && isObj(node.discriminator.mapping)) {
         for (const [value, target] of Object.entries(node.discriminator.mapping)) {
-          if (typeof target !== "string") continue;
-          const named = target.startsWith("#/components/schemas/") ? ["components", "schemas", decodePointerToken(target.slice("#/components/schemas/".length))] : !target.includes("/") && !target.includes("#") ? ["components", "schemas", target] : undefined;
-          if (named !== undefined && isRemoved(named)) out.push([...at, "discriminator", "mapping", value]);
+          if (typeof target === "string" && isRemoved(mappedSchema(target) ?? [])) out.push([...pathOf(a), "discriminator", "mapping", value]);
         }
       }
     }
     const entries: [string | number, unknown][] = Array.isArray(node) ? node.map((v, i) => [i, v]) : Object.entries(node);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [k, v] = entries[i] as [string | number, unknown];
-      if (typeof v === "object" && v !== null) stack.push({ node: v, at: [...at, k] });
+      if (typeof v === "object" && v !== null) stack.push({ node: v, key: k, parent: a });
     }
   }
   return out;
+}
+
+/** The schema a discriminator mapping value names: `#/components/schemas/<name>`, or a bare name. */
+function mappedSchema(target: string): string[] | undefined {
+  const prefix = "#/components/schemas/";
+  if (target.startsWith(prefix)) return ["components", "schemas", decodePointerToken(target.slice(prefix.length))];
+  return !target.includes("/") && !target.includes("#") ? ["components", "schemas", target] : undefined;
 }
 
 function decodePointerToken(token: string): string {
