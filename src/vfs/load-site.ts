@@ -4,6 +4,7 @@ import { basename, join, posix } from "node:path";
 import { cappedFindingLines } from "../config/capped-findings.js";
 import { formatDiagnostic, type Diagnostic } from "../config/diagnostic.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
+import { tooManyEntriesMessage } from "../config/docs-json/expanded-entries.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { eitherIgnores, IGNORE_FILES, loadIgnoreRules, readIgnoreRules } from "../config/ignore-rules.js";
 import { folderLink, type KnownFolders, realRoot, type WalkedRead, listInsideRoot, controlNameMessage, type ListedFolder, OUTSIDE_MESSAGE, readBytesInsideRoot, type Refusal, refusalCode, statInsideRoot } from "../config/inside-root.js";
@@ -270,11 +271,19 @@ interface Listed {
   readonly onPage?: (page: Page) => void;
 }
 
-/** `loadSite` after the listing: docs.json, the pages, the API reference. */
-async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, slices, stats, onPage }: Listed): Promise<LoadedSite> {
+/**
+ * `loadSite` after the listing: docs.json, the pages, the API reference. `overBound`: a second
+ * pass of a reload whose docs.json named specs past the navigation bound (`overBoundAgain`): it
+ * serves the last good configuration, with these errors.
+ */
+async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, listing: Listed, overBound?: readonly Diagnostic[]): Promise<LoadedSite> {
+  const { diagnostics, ignore, listed, folders, kept, linked, real, ahead, slices, stats, onPage } = listing;
+  const entryDiagnostics = [...diagnostics];
   const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
   appendAll(diagnostics, docs.diagnostics);
-  const { config, keptLastGood } = configOf(docs, previous, root, diagnostics, options.knownName);
+  const lastGood = overBound !== undefined ? lastGoodConfig(previous) : undefined;
+  if (lastGood !== undefined) appendAll(diagnostics, keptOverBound(overBound ?? [], lastGood.name));
+  const { config, keptLastGood } = lastGood !== undefined ? { config: lastGood, keptLastGood: true } : configOf(docs, previous, root, diagnostics, options.knownName);
   appendAll(diagnostics, listed);
   if (kept.length > LIMITS.load.announcedPages) log(`loading ${kept.length} page files from ${root}`);
 
@@ -350,6 +359,8 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
           refReaders: refReadersOf(files, specFiles, docs.files),
           configFiles: configRead,
         });
+  const over = overBound === undefined && !keptLastGood ? overBoundAgain(generated?.diagnostics, previous) : undefined;
+  if (over !== undefined) return loadRest(root, log, previous, options, known, { ...listing, diagnostics: entryDiagnostics, ahead: undefined, stats: undefined }, over);
   appendAll(diagnostics, (generated?.diagnostics ?? []));
   // A spec file is mounted once it loads as an API description (never a page or secret named as
   // one), and a kept spec as the bytes its pages were made from, never its text now (`mountKeptSpecs`).
@@ -409,6 +420,29 @@ function configOf(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: Load
   return { ...served, config: { ...served.config, name: kept } };
 }
 
+/** The configuration a reload may keep: the last one read from a docs.json that could be read (or a site without one). */
+function lastGoodConfig(previous: LoadedSite | undefined): SiteConfig | undefined {
+  return previous !== undefined && (previous.site.config.document !== undefined || !previous.site.config.present) ? previous.site.config : undefined;
+}
+
+/**
+ * A reload's docs.json whose API groups pass `LIMITS.config.maxNavigationEntries` (counted as the
+ * pages are planned, after the configuration was read): its errors, when a last good
+ * configuration can serve instead. Before, the reload served the new docs.json with the groups
+ * past the bound empty (adversary F2 residue), where a docs.json whose own `$ref`s pass the bound
+ * keeps the last good configuration; now both keep it. At first load there is none to keep: what
+ * can be listed is, with the error (`check` says the same).
+ */
+function overBoundAgain(found: readonly Diagnostic[] | undefined, previous: LoadedSite | undefined): Diagnostic[] | undefined {
+  const over = (found ?? []).filter((d) => d.code === API_CODES.tooManyEntries && d.severity === "error");
+  return over.length > 0 && lastGoodConfig(previous) !== undefined ? over : undefined;
+}
+
+/** The errors of `overBoundAgain` as a reload that keeps the last good configuration says them. */
+function keptOverBound(over: readonly Diagnostic[], name: string): Diagnostic[] {
+  return over.map((d) => ({ ...d, message: tooManyEntriesMessage(LIMITS.config.maxNavigationEntries, `still serving the last good configuration (${name}) until it is fixed`) }));
+}
+
 function configServed(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: LoadedSite | undefined, root: string, diagnostics: Diagnostic[]): { config: SiteConfig; keptLastGood: boolean } {
   // A problem in one element costs that element only: the configuration is read from the rest
   // (`docs.config`), on a reload too, so the rest of an edit applies. Only a docs.json that cannot
@@ -416,7 +450,7 @@ function configServed(docs: Awaited<ReturnType<typeof loadDocsJson>>, previous: 
   // configuration. At first load there is none: serve what can be read of it (versions,
   // languages, places in the navigation, the specs), with every page searchable. That
   // best-effort configuration is no good state to keep: it is read again from the new file.
-  const lastGood = previous !== undefined && (previous.site.config.document !== undefined || !previous.site.config.present) ? previous.site.config : undefined;
+  const lastGood = lastGoodConfig(previous);
   // A file docs.json `$ref`s (a navigation in nav.json) that is broken (unreadable, not parsing,
   // gone while still named: `brokenNotWithdrawn`) is part of the configuration: a reload keeps the
   // last good configuration whole, as for a docs.json that does not parse (issue 25, F4), instead

@@ -121,3 +121,44 @@ describe("one API spec named by many groups", () => {
     }
   }, HANG);
 });
+
+// Adversary F2 residue: the same bound passed by an edit while serving (a docs.json naming the
+// spec from 1,000 groups) served the new docs.json with the groups past the bound empty, where
+// a docs.json whose own `$ref`s pass it keeps the last good configuration. Now both keep it, and
+// the log says why; fixing docs.json applies the next edit.
+describe("an edit naming one API spec from groups past the bound, while serving", () => {
+  it("keeps the last good configuration, answers as before through an MCP client, and logs the error", async () => {
+    const paths = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`/r${i}`, { get: { summary: `Get r${i}`, responses: { "200": { description: "OK" } } } }]));
+    const docs = (groups: number): object => ({ name: "X", navigation: { groups: [{ group: "G", pages: ["p"] }, ...Array.from({ length: groups }, (_, i) => ({ group: `G${i}`, openapi: "spec.json", pages: [] }))] } });
+    const root = tempRepo({ "p.mdx": "---\ntitle: P\n---\nhi\n", "spec.json": { openapi: "3.0.3", info: { title: "S", version: "1" }, paths } });
+    writeFileSync(join(root, "docs.json"), JSON.stringify(docs(2)));
+    const logs: string[] = [];
+    const runtime = await DocsRuntime.load({ root, log: (m) => void logs.push(m) });
+    const client = await connect(runtime, ALL_ACCESS);
+    try {
+      const tool = `query_docs_filesystem_${runtime.names.slug}`;
+      const answers = async (): Promise<unknown[]> => [
+        client.text(await client.call(tool, { command: "ls /api-reference | wc -l; cat /p.mdx" })),
+        client.text(await client.call(runtime.names.search, { query: "Get r7" })).split("\n")[0],
+        runtime.site.config.sections.map((s) => [s.title, s.pages.length]),
+      ];
+      const before = await answers();
+      expect(before).toEqual(["300\n---\ntitle: P\n---\nhi\n", before[1], [["G", 1], ["G0", 300], ["G1", 300]]]);
+      writeFileSync(join(root, "docs.json"), JSON.stringify(docs(1_000)));
+      logs.length = 0;
+      await runtime.applyChanges(["docs.json"]);
+      const error =
+        "docs.json navigation.groups[334].openapi: navigation expands to more than 100,000 entries (a $ref'd file counts each time it is referenced; a spec's pages count in each group naming it): still serving the last good configuration (X) until it is fixed";
+      expect(runtime.site.diagnostics.map(formatDiagnostic)).toEqual([error]);
+      expect(logs.filter((l) => l.includes("100,000"))).toEqual([error]);
+      expect(await answers()).toEqual(before);
+      writeFileSync(join(root, "docs.json"), JSON.stringify(docs(3)));
+      await runtime.applyChanges(["docs.json"]);
+      expect(runtime.site.diagnostics.map(formatDiagnostic)).toEqual([]);
+      expect(runtime.site.config.sections.map((s) => [s.title, s.pages.length])).toEqual([["G", 1], ["G0", 300], ["G1", 300], ["G2", 300]]);
+    } finally {
+      await client.close();
+      await runtime.close();
+    }
+  }, HANG);
+});

@@ -5,8 +5,8 @@ import type { SpecWarning } from "../openapi/spec-warning.js";
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** One shape rule of an AsyncAPI 3 document: where, what it must be, and what the page does instead. */
-interface Finding {
+/** One shape rule of an AsyncAPI document: where, what it must be, and what the page does instead. */
+export interface Finding {
   readonly at: SpecSegments;
   readonly value: unknown;
   readonly must: string;
@@ -23,11 +23,8 @@ interface Finding {
  */
 export function asyncapi3ShapeWarnings(doc: Obj): SpecWarning[] {
   const out: Finding[] = [];
-  const objectOr = (at: SpecSegments, value: unknown, must: string, instead: string): value is Obj => {
-    if (value === undefined || isObj(value)) return value !== undefined;
-    out.push({ at, value, must, instead });
-    return false;
-  };
+  const objectOr = objectOrIn(out);
+  serverShapes(doc.servers, "3", out);
   if (isObj(doc.channels)) {
     for (const [id, ch] of Object.entries(doc.channels)) {
       const at = ["channels", id];
@@ -38,10 +35,12 @@ export function asyncapi3ShapeWarnings(doc: Obj): SpecWarning[] {
       if (objectOr([...at, "messages"], ch.messages, "an object of messages by name", "its page lists no messages")) {
         for (const [name, m] of Object.entries(ch.messages)) messageShape([...at, "messages", name], m, out);
       }
-      if (objectOr([...at, "parameters"], ch.parameters, "an object of parameters by name", "its page lists no parameters")) {
-        for (const [name, p] of Object.entries(ch.parameters)) objectOr([...at, "parameters", name], p, "an object (a parameter)", "listed by name only");
-      }
+      parameterShapes(at, ch.parameters, out);
       if (ch.servers !== undefined && !Array.isArray(ch.servers)) out.push({ at: [...at, "servers"], value: ch.servers, must: "an array of $refs to servers", instead: "its page lists every server" });
+      else if (Array.isArray(ch.servers)) ch.servers.forEach((s, i) => objectOr([...at, "servers", i], s, "a $ref to a server", "left out of its page's servers"));
+      for (const key of ["publish", "subscribe"]) {
+        if (ch[key] !== undefined) out.push({ at: [...at, key], value: ch[key], must: "absent (an AsyncAPI 3 channel's operations are under operations, with action send or receive)", instead: "left out of every page" });
+      }
     }
   }
   if (objectOr(["operations"], doc.operations, "an object of operations by id", "no page lists an operation")) {
@@ -63,11 +62,45 @@ export function asyncapi3ShapeWarnings(doc: Obj): SpecWarning[] {
       }
     }
   }
+  return findingWarnings(out);
+}
+
+/** The findings as `check` words them: `<JSON path>: must be <what>; got <value>: <what the page does>`. */
+export function findingWarnings(out: readonly Finding[]): SpecWarning[] {
   return out.map((f) => ({ message: `${f.at.join(".")}: must be ${f.must}; got ${describe(f.value)}: ${f.instead}`, at: f.at }));
 }
 
+/** Whether `value` is an object; when it is there and is not, a finding. */
+export function objectOrIn(out: Finding[]): (at: SpecSegments, value: unknown, must: string, instead: string) => value is Obj {
+  return (at, value, must, instead): value is Obj => {
+    if (value === undefined || isObj(value)) return value !== undefined;
+    out.push({ at, value, must, instead });
+    return false;
+  };
+}
+
+/** The document's `servers` (an object of servers by name) and each server's address and protocol, as the reader takes them. */
+export function serverShapes(servers: unknown, version: "2" | "3", out: Finding[]): void {
+  const objectOr = objectOrIn(out);
+  if (!objectOr(["servers"], servers, "an object of servers by name", "no page lists a server")) return;
+  for (const [name, s] of Object.entries(servers)) {
+    const at = ["servers", name];
+    if (!objectOr(at, s, "an object (a server)", "no page lists it")) continue;
+    const address = version === "3" ? ["host", "pathname"] : ["url"];
+    for (const key of address) if (s[key] !== undefined && typeof s[key] !== "string") out.push({ at: [...at, key], value: s[key], must: "a string", instead: `pages show the server without its ${key}` });
+    if (s.protocol !== undefined && typeof s.protocol !== "string") out.push({ at: [...at, "protocol"], value: s.protocol, must: "a string", instead: "pages show the server without a protocol" });
+  }
+}
+
+/** A channel's `parameters`: an object of parameter objects by name. */
+export function parameterShapes(at: SpecSegments, parameters: unknown, out: Finding[]): void {
+  const objectOr = objectOrIn(out);
+  if (!objectOr([...at, "parameters"], parameters, "an object of parameters by name", "its page lists no parameters")) return;
+  for (const [name, p] of Object.entries(parameters)) objectOr([...at, "parameters", name], p, "an object (a parameter)", "listed by name only");
+}
+
 /** A message's own shape: the parts its page shows. */
-function messageShape(at: SpecSegments, m: unknown, out: Finding[]): void {
+export function messageShape(at: SpecSegments, m: unknown, out: Finding[]): void {
   if (!isObj(m)) {
     out.push({ at, value: m, must: "an object (a message)", instead: "left out of its page" });
     return;

@@ -47,3 +47,29 @@ export function fencedCode(info: string, source: string): string[] {
   const fence = "`".repeat(Math.max(3, longestRun(source, "`") + 1, longestRun(source, "~") + 1));
   return [`${fence}${oneLine(info).replace(/`/g, "'")}`, source, fence];
 }
+
+/**
+ * A link to an anchor of the same page, `#<anchor>`, as a Markdown link destination: the anchor
+ * is a spec value (a parameter's name), and a `)` in it ended the link there (the rest was the
+ * page's text), a line break ended the line, a space or `<` made no link at all. Such characters,
+ * and every control, format and separator character, are percent-encoded (the fragment decodes
+ * back to the name); the rest is written as it is, so a plain name's link reads as before.
+ */
+export function anchorLink(anchor: string): string {
+  return `#${anchor.replace(/[\p{Cc}\p{Cf}\p{Z}<>()#\\`"'%]|[\uD800-\uDFFF]/gu, percentEncoded)}`;
+}
+
+/** A character as `%XX` per UTF-8 byte (a lone surrogate as U+FFFD's bytes, as a URL writes it). */
+function percentEncoded(c: string): string {
+  return [...Buffer.from(c, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+}
+
+/**
+ * A word of a shell command line a page writes for its reader to run (the `jq`/`yq` line that
+ * prints where the page comes from): single-quoted, an inner `'` written `'\''`, unless it is
+ * plain (letters, digits, `_./:=@%+,-`), so a spec value's `'`, `$(...)` or `;` stays in the word.
+ */
+export function shellWord(word: string): string {
+  if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, "'\\''")}'`;
+}

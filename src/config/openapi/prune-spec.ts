@@ -1,5 +1,6 @@
 import { HTTP_METHODS } from "./model.js";
 import { appendAll } from "../../arrays.js";
+import { namesOfRemoved } from "./names-of-removed.js";
 
 /**
  * What one reader's copy of an API description leaves out. Given the parts that reader may not
@@ -10,6 +11,8 @@ import { appendAll } from "../../arrays.js";
  *   AsyncAPI 3 operations on a removed channel go too;
  * - links (`links` of responses, `components.links`) that name a removed operation by
  *   `operationId` or `operationRef`;
+ * - entries that name a removed scheme, server or schema by key (a security requirement, an
+ *   AsyncAPI 2 channel's `servers` entry, a discriminator mapping: `namesOfRemoved`);
  * - components (`components.<section>.<name>`, AsyncAPI servers) reachable only from removed
  *   parts: reachability follows `$ref`s transitively, plus what refers by name (security
  *   requirements -> `securitySchemes`, discriminator mappings -> `schemas`, AsyncAPI 2 channel
@@ -46,6 +49,7 @@ export function pruneSpec(doc: Obj, parts: readonly Segments[]): SpecPrune {
   p.removeMessagesOfRemovedOperations();
   p.removeLinks();
   p.removeRefsIntoRemoved();
+  p.removeNamesOfRemoved();
   p.removeUnreachableUnits();
   p.removeUnusedTags();
   return p.finish();
@@ -266,6 +270,12 @@ class Pruner {
       for (const h of holders) this.delete(h);
       if (this.deleted.size === before) return;
     }
+  }
+
+  /** Kept entries naming a removed scheme, server or schema by key (`namesOfRemoved`): the name is the removed part's. */
+  removeNamesOfRemoved(): void {
+    if (this.deleted.size === 0) return;
+    for (const n of namesOfRemoved(this.doc, [...this.deleted.values()], { asyncapi: this.asyncapi, ...this.refKind }, this.deletedValues)) this.delete(n);
   }
 
   /** Components reachable from removed parts and from nothing kept. */

@@ -11,7 +11,7 @@ import { describePlayground, type PlaygroundSettings } from "./playground.js";
 import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
 import { type CutPart, pageSchemaBudget, SchemaBudget } from "./schema-budget.js";
 import { appendAll } from "../../arrays.js";
-import { fencedCode, headingText, inlineCode } from "./inline-code.js";
+import { anchorLink, fencedCode, headingText, inlineCode, shellWord } from "./inline-code.js";
 
 /** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
 export interface ParameterAnchor {
@@ -330,7 +330,7 @@ function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): st
   nodes.takeText(p.name);
   nodes.takeText(anchor);
   const field = fieldOf(p.schema ?? {}, nodes);
-  const parts = [`- [${inlineCode(p.name)}](#${anchor}) ${inlineCode(field?.type ?? "any")}`];
+  const parts = [`- [${inlineCode(p.name)}](${anchorLink(anchor)}) ${inlineCode(field?.type ?? "any")}`];
   if (p.required) parts.push("required");
   if (p.deprecated) parts.push("deprecated");
   const notes = field?.notes ?? [];
@@ -344,7 +344,7 @@ function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): st
 /** A channel parameter: its type and notes when its schema (2.x) or `enum`/`default` (3.x) says them. */
 function channelParameterLine(p: AsyncChannel["parameters"][number], nodes: SchemaBudget): string {
   const field = p.schema !== undefined ? fieldOf(p.schema, nodes) : undefined;
-  let line = `- [${inlineCode(p.name)}](#${p.name})${field !== undefined ? ` ${inlineCode(field.type)}` : ""}`;
+  let line = `- [${inlineCode(p.name)}](${anchorLink(p.name)})${field !== undefined ? ` ${inlineCode(field.type)}` : ""}`;
   if (p.description !== undefined) line += `: ${oneLine(p.description)}`;
   if (field !== undefined && field.notes.length > 0) line += ` (${field.notes.join("; ")})`;
   return line;
@@ -354,7 +354,7 @@ function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefi
   const { fields, truncated } = schemaFields(c.schema, "", nodes);
   const lines = fields.map((f) => {
     const anchor = anchorOf(f);
-    const name = anchor !== undefined ? `[${inlineCode(f.name)}](#${anchor})` : inlineCode(f.name);
+    const name = anchor !== undefined ? `[${inlineCode(f.name)}](${anchorLink(anchor)})` : inlineCode(f.name);
     let line = `${"  ".repeat(f.depth)}- ${name} ${inlineCode(f.type)}`;
     if (f.required) line += " required";
     if (f.deprecated) line += " deprecated";
@@ -404,11 +404,12 @@ function authLabel(a: ApiAuth): string {
 function specPointerLine(source: string, pointer: string): string {
   const keys = pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   const jq = keys.map((k) => `[${JSON.stringify(k)}]`).join("");
-  if (/^https?:/i.test(source)) return `Generated from ${source} (\`${jq}\`).`;
+  if (/^https?:/i.test(source)) return `Generated from ${source} (${inlineCode(jq)}).`;
   // jq reads JSON only: a YAML spec's line failed with "parse error" in the docs shell. yq takes
-  // the same path and prints the part as the YAML it is written in.
+  // the same path and prints the part as the YAML it is written in. The keys are spec values: the
+  // line is written so that it runs as the command it shows (`shellWord`) and stays one code span.
   const reader = /\.ya?ml$/i.test(source) ? "yq" : "jq";
-  return `Generated from \`/${source}\`: \`${reader} '.${jq}' /${source}\``;
+  return `Generated from ${inlineCode(`/${source}`)}: ${inlineCode(`${reader} ${shellWord(`.${jq}`)} ${shellWord(`/${source}`)}`)}`;
 }
 
 /** A channel page's front matter, and a function that renders its body. */

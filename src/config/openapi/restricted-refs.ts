@@ -9,6 +9,7 @@ import { followInternal } from "../asyncapi/async-parts.js";
 import { lookalikeKeys } from "../rule-key-fold.js";
 import { EXTENSION_KEYS } from "./operations.js";
 import { nearMissWarnings } from "./near-miss-rule.js";
+import { namesOfRemoved } from "./names-of-removed.js";
 
 /**
  * What a spec's restricted parts (`x-svc`/`x-mint` `metadata.groups` on an operation, webhook or
@@ -57,8 +58,11 @@ export function cutRefsIntoRestricted(document: Record<string, unknown>, kind: "
       code: API_CODES.restrictedRef,
     });
   }
-  // A stray rule's object is on no page, for any reader (fail closed).
-  const cut = [...holders, ...fromPublic, ...stray.map((p) => p.part)];
+  // A stray rule's object is on no page, for any reader (fail closed), nor is its name where it
+  // is named by key (a security requirement, an AsyncAPI 2 channel's server).
+  const strayParts = stray.map((p) => p.part);
+  const naming = { asyncapi: kind === "asyncapi", asyncV2: kind === "asyncapi" && String(document.asyncapi).startsWith("2"), swagger2: false };
+  const cut = [...holders, ...fromPublic, ...strayParts, ...namesOfRemoved(document, strayParts, naming, new Set(strayParts.map((p) => valueAt(document, p))))];
   if (cut.length === 0) return { document, warnings, stray };
   return { document: applyDeletions(document, cut) as Record<string, unknown>, warnings, stray };
 }
