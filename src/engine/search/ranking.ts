@@ -32,6 +32,7 @@ export interface RankingParams {
   readonly joinWeight: number;
   readonly aliasWeight: number;
   readonly paraphraseWeight: number;
+  readonly translationWeight: number;
   readonly negatedTitleWeight: number;
   readonly siteVectorWeight: number;
   readonly generatedPageWeight: number;
@@ -126,6 +127,10 @@ export const RANKING: RankingParams = {
   /** Weight of a word of like meaning standing in for a query word ("re-run" for `replay`, "own"
    *  for `custom`, `paraphrases.ts`): near in meaning, so below a short form's. */
   paraphraseWeight: 0.6,
+  /** Weight of an English word standing in for a word of another language that the reader's
+   *  pages never write ("chamadas" for `call` on an English site, `translations.ts`): the same
+   *  meaning, but a word of a table, not of the page, so below a short form's. */
+  translationWeight: 0.6,
   /** Weight in the title part of a query word the question says it does not want, after
    *  "without" or "instead of" (`negation.ts`): "get every URL of a website without scraping it"
    *  is not asking for the page titled Scrape. Its other parts count the word in full: the page
@@ -287,6 +292,7 @@ export function resolveTerms(
   paraphrases: ReadonlyMap<string, readonly string[]> = new Map(),
   kept?: Map<string, QueryTerm>,
   work: QueryWork = new QueryWork(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY),
+  translations: ReadonlyMap<string, readonly string[]> = new Map(),
 ): QueryTerm[] {
   const n = Math.max(1, stats.pageCount);
   const live = (entry: TermEntry): boolean => stats.df(entry) > 0;
@@ -334,6 +340,12 @@ export function resolveTerms(
     for (const a of P.paraphraseWeight > 0 ? (paraphrases.get(term) ?? []) : []) {
       const entry = find(a);
       if (entry !== undefined && entry !== exact && !matches.some((m) => m.entry === entry)) matches.push({ entry, weight: P.paraphraseWeight, term: a });
+    }
+    // Only a word the reader's pages never write: a site in the question's language answers in
+    // its own words, and its pages in English keep their own terms' weights.
+    for (const a of exact === undefined && P.translationWeight > 0 ? (translations.get(term) ?? []) : []) {
+      const entry = find(a);
+      if (entry !== undefined && !matches.some((m) => m.entry === entry)) matches.push({ entry, weight: P.translationWeight, term: a });
     }
     if (term.length >= P.minPrefixLength && !/^\d+$/.test(term) && (exact === undefined || stats.df(exact) <= P.prefixMaxDfShare * n) && room > 0) {
       for (const entry of index.withPrefix(term, Math.min(P.maxPrefixExpansions, room), live)) {

@@ -18,6 +18,7 @@ import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { InlineArena } from "../inline-arena.js";
 import { abbreviationTable } from "./abbreviations.js";
 import { paraphraseTable } from "./paraphrases.js";
+import { translationTable } from "./translations.js";
 import { ResolvedTerms } from "./resolved-terms.js";
 import { type QueryWord, QueryWords } from "./query-words.js";
 import { negationScopes } from "./negation.js";
@@ -278,6 +279,8 @@ export class SearchIndex {
   private readonly abbreviations = abbreviationTable((w) => this.analyzer.term(w));
   /** Words of like meaning, as this analyzer's terms (`paraphrases.ts`). */
   private readonly paraphrases = paraphraseTable((w) => this.analyzer.term(w));
+  /** Other languages' docs words and their English ones, as this analyzer's terms (`translations.ts`). */
+  private readonly translations = translationTable((w) => this.analyzer.term(w));
   /** Verbs an endpoint title may open with that name no more than the rest of it (`rank`). */
   /** "endpoint" as this analyzer's terms (`rank`). */
   private readonly endpointWords = ["endpoint", "endpoints"].flatMap((w) => this.analyzer.term(w) ?? []);
@@ -1189,7 +1192,7 @@ export class SearchIndex {
     // Rarest first for the budget: terms the pages hold by fewest pages, then the others in order.
     const dfs = terms.map(df);
     const order = terms.map((_, at) => at).sort((a, b) => rarer(dfs[a] as number, dfs[b] as number) || a - b);
-    const resolved = resolveTerms(this.index, stats, order.map((at) => terms[at] as string), this.ranking, this.joinedWords(words, stats), this.abbreviations, this.paraphrases, this.resolved.terms(stats, this.index.version), work);
+    const resolved = resolveTerms(this.index, stats, order.map((at) => terms[at] as string), this.ranking, this.joinedWords(words, stats), this.abbreviations, this.paraphrases, this.resolved.terms(stats, this.index.version), work, this.translations);
     const query: QueryTerm[] = new Array<QueryTerm>(terms.length);
     order.forEach((at, i) => (query[at] = resolved[i] as QueryTerm));
     const negated = this.negatedTerms(text);
