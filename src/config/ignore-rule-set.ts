@@ -19,7 +19,11 @@ export interface IgnoreRules {
   /** The ignore files the rules were read from (`.svcignore`, `.mintignore`): one of them gone
    *  while serving keeps what it excluded excluded (`loadSite`). */
   readonly files?: readonly string[];
-  /** Those of `files` that were empty (0 bytes): one emptied while serving keeps its last good
-   *  rules until it has content again (`loadSite`), as `: > .svcignore` is a rewrite begun. */
+  /** Those of `files` that held no rule and no comment (0 bytes, or blank lines only): one emptied
+   *  while serving keeps its last good rules until it has content again (`loadSite`), as
+   *  `: > .svcignore` or `echo > .svcignore` is a rewrite begun. */
   readonly emptyFiles?: readonly string[];
+  /** Where a CR alone splits a line of `files` (old Mac line ends): read as git reads it, one
+   *  line, and `check` says so (`checkSite`). */
+  readonly loneCrLines?: readonly { readonly file: string; readonly line: number }[];
 }

@@ -1,6 +1,7 @@
 import ignore, { type Ignore } from "ignore";
 import type { IgnoredBy, IgnoreRules } from "./ignore-rule-set.js";
-import { NO_IGNORE_RULES, readInsideRoot } from "./inside-root.js";
+import { ignoreFileText } from "./ignore-file-text.js";
+import { NO_IGNORE_RULES, readBytesInsideRoot } from "./inside-root.js";
 import { LoadStoppedError } from "./load-stopped.js";
 
 /** Ignore files read from the repository root, in order. `.mintignore` is the predecessor's name. */
@@ -64,33 +65,49 @@ export function compileIgnoreRules(texts: readonly string[]): IgnoreRules {
 /** The root's ignore rules, or the first ignore file that exists but cannot be read, and why. */
 export type ReadIgnoreRules =
   | { readonly ok: true; readonly rules: IgnoreRules }
-  /** `readable`: the rules of the ignore files that could be read, and the defaults. */
-  | { readonly ok: false; readonly file: string; readonly message: string; readonly readable: IgnoreRules };
+  /** `readable`: the rules of the ignore files that could be read, and the defaults; `fix`: what
+   *  the author does about it (`make it readable`, `save it as UTF-8`). */
+  | { readonly ok: false; readonly file: string; readonly message: string; readonly fix: string; readonly readable: IgnoreRules };
 
 /**
  * Read the root's ignore files and compile them. An absent file is the normal case; one that
  * exists but cannot be read (permission denied, a folder, a link outside the root or to nowhere)
- * is no rules at all: taken as absent, it would serve every file it excludes.
+ * or whose bytes are no UTF-8 text (`ignoreFileText`: saved as UTF-16) is no rules at all: taken
+ * as absent, or as rules that match nothing, it would serve every file it excludes.
  */
 export function readIgnoreRules(root: string): ReadIgnoreRules {
   const texts: string[] = [];
   const linkTargets: string[] = [];
   const files: string[] = [];
   const emptyFiles: string[] = [];
-  let failed: { file: string; message: string } | undefined;
+  const loneCrLines: { file: string; line: number }[] = [];
+  let failed: { file: string; message: string; fix: string } | undefined;
   for (const name of IGNORE_FILES) {
-    const read = readInsideRoot(root, name, { ignore: NO_IGNORE_RULES });
-    if (read.ok) {
-      texts.push(read.text);
-      files.push(name);
-      if (read.text.length === 0) emptyFiles.push(name);
-      if (read.real !== name) linkTargets.push(read.real);
-    } else if (read.reason !== "missing") {
-      failed ??= { file: name, message: read.message };
+    const read = readBytesInsideRoot(root, name, { ignore: NO_IGNORE_RULES });
+    if (!read.ok) {
+      if (read.reason !== "missing") failed ??= { file: name, message: read.message, fix: "make it readable, or remove it" };
+      continue;
     }
+    const decoded = ignoreFileText(read.bytes);
+    // Its link target is a configuration file whatever its bytes: saved again as UTF-8, it reloads.
+    if (read.real !== name) linkTargets.push(read.real);
+    if (!decoded.ok) {
+      failed ??= { file: name, message: decoded.message, fix: "save it as UTF-8, or remove it" };
+      continue;
+    }
+    texts.push(decoded.text);
+    files.push(name);
+    if (decoded.blank) emptyFiles.push(name);
+    if (decoded.loneCrLine !== undefined) loneCrLines.push({ file: name, line: decoded.loneCrLine });
   }
   const compiled = compileIgnoreRules(texts);
-  const rules = { ...compiled, ...(linkTargets.length > 0 ? { linkTargets } : {}), ...(files.length > 0 ? { files } : {}), ...(emptyFiles.length > 0 ? { emptyFiles } : {}) };
+  const rules = {
+    ...compiled,
+    ...(linkTargets.length > 0 ? { linkTargets } : {}),
+    ...(files.length > 0 ? { files } : {}),
+    ...(emptyFiles.length > 0 ? { emptyFiles } : {}),
+    ...(loneCrLines.length > 0 ? { loneCrLines } : {}),
+  };
   return failed === undefined ? { ok: true, rules } : { ok: false, ...failed, readable: rules };
 }
 
@@ -114,6 +131,6 @@ export function eitherIgnores(a: IgnoreRules, b: IgnoreRules): IgnoreRules {
  */
 export function loadIgnoreRules(root: string): IgnoreRules {
   const read = readIgnoreRules(root);
-  if (!read.ok) throw new LoadStoppedError(`cannot read ${read.file}: ${read.message}; the files it excludes would be served, so nothing is (make it readable, or remove it)`);
+  if (!read.ok) throw new LoadStoppedError(`cannot read ${read.file}: ${read.message}; the files it excludes would be served, so nothing is (${read.fix})`);
   return read.rules;
 }

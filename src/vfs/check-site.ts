@@ -35,7 +35,7 @@ export interface CheckOptions {
 }
 
 /** Codes of the findings `check` adds beyond docs.json validation (listed in docs/docs-json.md). */
-export const SITE_CHECK_CODES = ["not-in-navigation", "front-matter", "no-docs-json", "remote-spec"] as const;
+export const SITE_CHECK_CODES = ["not-in-navigation", "front-matter", "no-docs-json", "remote-spec", "ignore-file-line-ends"] as const;
 
 /** Folders whose pages are never navigation pages: `snippets/` holds MDX imported by pages,
  *  `_snippets/` the files of the platform's older `<Snippet file>` tags. */
@@ -53,7 +53,7 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
     files: pageFilesOf(loaded.site, loaded.ignore),
     resolveEntry: options.resolveEntry ?? resolveEntryFromSite(loaded.site),
   });
-  const diagnostics: Diagnostic[] = [...docs.diagnostics, ...loaderFindings(loaded, docs), ...unverifiedSpecs(loaded, docs)];
+  const diagnostics: Diagnostic[] = [...docs.diagnostics, ...loaderFindings(loaded, docs), ...unverifiedSpecs(loaded, docs), ...loneCrFindings(loaded)];
   // With a docs.json that cannot be read as a whole, placements still come from what could be
   // read, so that every problem is reported at once.
   const config =
@@ -171,6 +171,22 @@ function unverifiedSpecs(loaded: LoadedSite, docs: DocsJsonResult): Diagnostic[]
     });
   }
   return out;
+}
+
+/**
+ * A warning per ignore file whose lines a CR alone splits (old Mac line ends): git reads a CR not
+ * before an LF as part of the line, and so do the rules here (`# notes\rdrafts/` is one comment,
+ * and excludes nothing), so the server keeps that reading and the author learns it here.
+ */
+function loneCrFindings(loaded: LoadedSite): Diagnostic[] {
+  return (loaded.ignore.loneCrLines ?? []).map(({ file, line }) => ({
+    severity: "warning",
+    file,
+    line,
+    code: "ignore-file-line-ends",
+    message:
+      "a CR alone splits this line (old Mac line ends): git reads it as one line, and so does svc-mcp, so it is one rule, or one comment when it starts with #, and the rules written after a CR do not apply; save the file with LF line ends",
+  }));
 }
 
 /** 1-based line of a top-level front matter key (`noindex: yes`), for compiler-style output. */

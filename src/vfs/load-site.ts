@@ -572,8 +572,11 @@ function navItemsBySection(nav: readonly ApiNavItem[], sections: readonly { read
  * a rewrite in two steps (`rm` then write, a checkout, a deploy) would otherwise serve what it
  * excludes between the steps, and whether the watcher reports the steps apart depends on how
  * busy the machine is. One emptied while it had content is the same (a rewrite begun with
- * `cmd > .svcignore`, or a file left empty). At start-up there are none to keep: an unreadable one
- * stops the load (`LoadStoppedError`), as it always did, and an absent or empty one is no rules.
+ * `cmd > .svcignore`, or a file left empty), and so is one left with blank lines only (`echo >
+ * .svcignore`: no rule and no comment, adversary round 63 F4). One whose bytes are no UTF-8 text
+ * (saved as UTF-16: `ignoreFileText`) is one that cannot be read. At start-up there are none to
+ * keep: an unreadable one stops the load (`LoadStoppedError`), as it always did, and an absent or
+ * empty one is no rules.
  */
 function ignoreRulesOf(root: string, previous: LoadedSite | undefined, diagnostics: Diagnostic[]): { ignore: IgnoreRules; lastGoodIgnore?: IgnoreRules } {
   if (previous === undefined) return { ignore: loadIgnoreRules(root) };
@@ -585,8 +588,9 @@ function ignoreRulesOf(root: string, previous: LoadedSite | undefined, diagnosti
   }
   const gone = (lastGoodIgnore.files ?? []).filter((name) => !(read.rules.files ?? []).includes(name));
   // Emptied while it had content (`: > .svcignore`, a writer's first step, which settles when the
-  // writer pauses past `LIMITS.load.writeSettleMs`; or left empty): taken as written, it would
-  // serve every file it excluded until the rest is written, so it is kept like one gone.
+  // writer pauses past `LIMITS.load.writeSettleMs`; or left empty, or blank: `echo > .svcignore`):
+  // taken as written, it would serve every file it excluded until the rest is written, so it is
+  // kept like one gone.
   const emptied = (read.rules.emptyFiles ?? []).filter((name) => (lastGoodIgnore.files ?? []).includes(name) && !(lastGoodIgnore.emptyFiles ?? []).includes(name));
   if (gone.length === 0 && emptied.length === 0) return { ignore: read.rules };
   for (const file of gone) diagnostics.push({ severity: "error", file, code: LOAD_CODES.ignoreFileMissing, message: "is missing; still applying its last good ignore rules; put it back, or restart to serve without it" });

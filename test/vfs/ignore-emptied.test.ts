@@ -74,6 +74,37 @@ describe("an ignore file emptied while serving keeps its last good rules", () =>
     });
   }
 
+  // Adversary round 63 F4: no rule and no comment is an emptied file, whatever whitespace is left.
+  for (const [label, blank] of [
+    ["a newline (`echo > .svcignore`)", "\n"],
+    ["blank lines of spaces, tabs and CRLFs, after a byte order mark", "\uFEFF \n\t\n\r\n\n"],
+  ] as const) {
+    it(`rewritten to ${label}: kept as an emptied one is; rules again apply`, { timeout: HANG }, async () => {
+      const s = await served({ ...SITE, ".svcignore": "secret/\n" });
+      try {
+        await s.edit(() => writeFileSync(join(s.root, ".svcignore"), blank), s.readEmpty);
+        const blanked = { find: await s.find(), grep: await s.grep() };
+        await s.edit(() => writeFileSync(join(s.root, ".svcignore"), "secret/draft.mdx\n"), (change) => change.site.files.has("/secret/plan.mdx"));
+        expect({ blanked, rewritten: await s.find(), logs: s.logs }).toEqual({
+          blanked: { find: "/index.mdx\n/skill.md\n", grep: "done\n" },
+          rewritten: "/index.mdx\n/secret/plan.mdx\n/skill.md\n",
+          logs: [EMPTY(".svcignore")],
+        });
+      } finally {
+        await s.close();
+      }
+    });
+  }
+
+  it("blank at start is no rules, as an empty one is", { timeout: HANG }, async () => {
+    const s = await served({ ...SITE, ".svcignore": "\n\n" });
+    try {
+      expect({ find: await s.find(), logs: s.logs }).toEqual({ find: "/index.mdx\n/secret/plan.mdx\n/skill.md\n", logs: [] });
+    } finally {
+      await s.close();
+    }
+  });
+
   it("emptied, then deleted: still kept, said for each", { timeout: HANG }, async () => {
     const s = await served({ ...SITE, ".svcignore": "secret/\n" });
     try {
