@@ -524,8 +524,9 @@ export const LIMITS = {
      *  page (an AsyncAPI channel naming no `servers` lists all of them): 1,000 servers on each of
      *  2,000 channel pages were never charged, and `search` took 15-48 s and 500-650 MB (adversary
      *  round 63). An entry writes ~60-400 bytes (a server with its variables), about ten nodes'
-     *  worth: at 2,000 a page (`minPageSchemaNodes`) a page lists under 200. Real pages list a few
-     *  (slack-rtm's channel: 2 servers, 1 operation... see docs/api-reference.md). */
+     *  worth; a channel's servers take at most a quarter of the page (`channelServers`): at 2,000
+     *  a page (`minPageSchemaNodes`) 50 servers. Real pages list a few entries: every page of the
+     *  shared specs and corpora is byte-identical with the charge and without. */
     listEntryNodes: 10,
     maxPageSchemaNodes: 5_000,
     /** The same for the pages of one spec its readers read together (`SchemaShares`: the spec's
