@@ -524,7 +524,7 @@ export const LIMITS = {
      *  page (an AsyncAPI channel naming no `servers` lists all of them): 1,000 servers on each of
      *  2,000 channel pages were never charged, and `search` took 15-48 s and 500-650 MB (adversary
      *  round 63). An entry writes ~60-400 bytes (a server with its variables), about ten nodes'
-     *  worth; a channel's servers take at most a quarter of the page (`channelServers`): at 2,000
+     *  worth; a channel's servers take at most a quarter of the page (`NAMES_SHARE`): at 2,000
      *  a page (`minPageSchemaNodes`) 50 servers. Real pages list a few entries: every page of the
      *  shared specs and corpora is byte-identical with the charge and without. */
     listEntryNodes: 10,

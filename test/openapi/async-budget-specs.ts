@@ -49,3 +49,11 @@ export function asyncSite(spec: Record<string, unknown>): Record<string, string 
     "events.asyncapi.json": spec,
   };
 }
+
+/** 2.x: one `message` that is a `oneOf` of `messages` messages, shared by `$ref` across `channels` channels. */
+export function sharedMessageOneOfSpec(messages: number, channels: number): Record<string, unknown> {
+  const oneOf = Array.from({ length: messages }, (_, i) => ({ name: `m${i}`, payload: { type: "object", properties: { [`v${i}`]: { type: "string" } } } }));
+  const channelMap: Record<string, unknown> = {};
+  for (let i = 0; i < channels; i++) channelMap[`c/${i}`] = { subscribe: { operationId: `op${i}`, message: { $ref: "#/components/messages/big" } } };
+  return { asyncapi: "2.6.0", info: { title: "Shared messages", version: "1" }, channels: channelMap, components: { messages: { big: { oneOf } } } };
+}

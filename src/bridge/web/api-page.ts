@@ -1,5 +1,5 @@
 import type { AsyncChannel, AsyncSpec } from "../../config/asyncapi/model.js";
-import { bindingsLine, channelServers, listEntries, listText } from "../../config/asyncapi/channel-lines.js";
+import { bindingsLine, channelServers, listEntries, listText, NAMES_SHARE } from "../../config/asyncapi/channel-lines.js";
 import { inlineCode } from "../../config/openapi/inline-code.js";
 import type { ApiSettings } from "../../config/openapi/api-settings.js";
 import { exampleRequest, generatedExamples } from "../../config/openapi/code-examples.js";
@@ -292,7 +292,7 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
       if (op.description !== undefined && nodes.takeText(op.description, "descriptions")) out.push(prose(op.description));
       const opBindings = bindingsLine(op.bindings, nodes);
       if (opBindings !== undefined) out.push(`<p class="meta">${codeSpans(opBindings)}</p>`);
-      if (op.messages.length > 0) out.push(`<p class="meta">Messages: ${codeSpans(listText(listEntries(op.messages, (m) => inlineCode(m.name), nodes)))}</p>`);
+      if (op.messages.length > 0) out.push(`<p class="meta">Messages: ${codeSpans(listText(listEntries(op.messages, (m) => inlineCode(m.name), nodes, NAMES_SHARE)))}</p>`);
     }
   }
   const messages = channelPageMessages(spec, ch);

@@ -18,18 +18,20 @@ const serverTexts = new WeakMap<AsyncServer, string>();
 export function channelServers(spec: AsyncSpec, ch: AsyncChannel, nodes: SchemaBudget): Listed {
   const named = new Set(ch.servers);
   const servers = spec.servers.filter((s) => named.size === 0 || named.has(s.name));
-  const share = new SchemaBudget(Math.min(nodes.remaining, Math.floor(nodes.max * SERVERS_SHARE)));
-  const out = listEntries(servers, (s) => {
-    let text = serverTexts.get(s);
-    if (text === undefined) serverTexts.set(s, (text = serverText(s)));
-    return text;
-  }, share);
-  nodes.replay(nodes.remaining - share.spent, share.cutParts);
-  return out;
+  const text = (s: AsyncServer): string => {
+    let t = serverTexts.get(s);
+    if (t === undefined) serverTexts.set(s, (t = serverText(s)));
+    return t;
+  };
+  return listEntries(servers, text, nodes, NAMES_SHARE);
 }
 
-/** The part of a channel page's budget its servers list may take. */
-const SERVERS_SHARE = 0.25;
+/**
+ * The part of a page's budget a list of names written ahead of the page's own sections may take
+ * (a channel's servers, the messages an operation names): 600 names in one operation's line took
+ * the whole budget, and the operation and its messages were left out.
+ */
+export const NAMES_SHARE = 0.25;
 
 /** What of a list a page writes: its first entries, and how many more the budget left out. */
 export interface Listed {
@@ -37,14 +39,20 @@ export interface Listed {
   readonly more: number;
 }
 
-/** Each item's text taken from the page's budget as a list entry (`takeEntry`), until one is refused. */
-export function listEntries<T>(items: readonly T[], text: (item: T) => string, nodes: SchemaBudget): Listed {
+/**
+ * Each item's text taken from the page's budget as a list entry (`takeEntry`), until one is
+ * refused; the list taking at most `share` of the page's budget (`NAMES_SHARE`), all it has left
+ * by default.
+ */
+export function listEntries<T>(items: readonly T[], text: (item: T) => string, nodes: SchemaBudget, share = 1): Listed {
+  const own = share < 1 ? new SchemaBudget(Math.min(nodes.remaining, Math.floor(nodes.max * share))) : nodes;
   const shown: string[] = [];
   for (const item of items) {
     const t = text(item);
-    if (!nodes.takeEntry(t)) break;
+    if (!own.takeEntry(t)) break;
     shown.push(t);
   }
+  if (own !== nodes) nodes.replay(nodes.remaining - own.spent, own.cutParts);
   return { shown, more: items.length - shown.length };
 }
 

@@ -1,7 +1,7 @@
 import { LIMITS } from "../../limits.js";
 import { finiteDataSized } from "../finite-data.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
-import { bindingsLine, channelServers, listEntries, listText, operationHeading } from "../asyncapi/channel-lines.js";
+import { bindingsLine, channelServers, listEntries, listText, NAMES_SHARE, operationHeading } from "../asyncapi/channel-lines.js";
 import { BudgetMemo } from "./budget-memo.js";
 import { readPageMeta } from "../page-meta.js";
 import type { ApiSettings } from "./api-settings.js";
@@ -493,7 +493,7 @@ function operationText(op: AsyncOperation, nodes: SchemaBudget): string {
   if (op.description !== undefined && nodes.takeText(op.description, "descriptions")) out.push(op.description.trim(), "");
   const bindings = bindingsLine(op.bindings, nodes);
   if (bindings !== undefined) out.push(bindings, "");
-  if (op.messages.length > 0) out.push(`Messages: ${listText(listEntries(op.messages, (m) => inlineCode(m.name), nodes))}`, "");
+  if (op.messages.length > 0) out.push(`Messages: ${listText(listEntries(op.messages, (m) => inlineCode(m.name), nodes, NAMES_SHARE))}`, "");
   // The entry is one text; the section's blank lines are its own.
   return out.slice(0, -1).join("\n");
 }
