@@ -1,5 +1,6 @@
 import type { AsyncChannel, AsyncSpec } from "../../config/asyncapi/model.js";
-import { bindingsLine, serverText } from "../../config/asyncapi/channel-lines.js";
+import { bindingsLine, channelServers, listEntries, listText, NAMES_SHARE } from "../../config/asyncapi/channel-lines.js";
+import { inlineCode } from "../../config/openapi/inline-code.js";
 import type { ApiSettings } from "../../config/openapi/api-settings.js";
 import { exampleRequest, generatedExamples } from "../../config/openapi/code-examples.js";
 import { exampleValue } from "../../config/openapi/example-value.js";
@@ -269,36 +270,39 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
   const prose = (text: string): string => md(text.trim());
   const nodes = new SchemaBudget(schemaNodes);
   const out: string[] = [`<article class="operation">`, `<h1>${esc(title)}</h1>`, `<p class="endpoint"><span class="method m-channel">CHANNEL</span> <code data-testid="endpoint">${esc(ch.address)}</code></p>`];
-  if (ch.summary !== undefined && ch.summary !== ch.description) out.push(prose(ch.summary));
-  if (ch.description !== undefined) out.push(prose(ch.description));
-  const servers = spec.servers.filter((s) => ch.servers.length === 0 || ch.servers.includes(s.name));
-  if (servers.length > 0) out.push(`<p class="meta">Servers: ${servers.map((s) => codeSpans(serverText(s))).join(", ")}</p>`);
+  // Charged as the MDX page charges them (`renderChannelBody`): texts, and each entry of a list.
+  if (ch.summary !== undefined && ch.summary !== ch.description && nodes.takeText(ch.summary, "descriptions")) out.push(prose(ch.summary));
+  if (ch.description !== undefined && nodes.takeText(ch.description, "descriptions")) out.push(prose(ch.description));
+  const servers = channelServers(spec, ch, nodes);
+  if (servers.shown.length + servers.more > 0) out.push(`<p class="meta">Servers: ${codeSpans(listText(servers))}</p>`);
   const bindings = bindingsLine(ch.bindings, nodes);
   if (bindings !== undefined) out.push(`<p class="meta">${codeSpans(bindings)}</p>`);
   if (ch.parameters.length > 0) {
     out.push(`<h2>Parameters</h2>`, `<dl class="fields">`);
-    for (const p of ch.parameters) out.push(fieldHtml({ name: p.name, type: fieldOf(p.schema ?? {}, nodes)?.type ?? "string", required: true, deprecated: false, ...(p.description !== undefined ? { description: p.description } : {}), notes: [] }, "path", p.name, "", md));
+    for (const p of ch.parameters) if (nodes.takeEntry(p.name)) out.push(fieldHtml({ name: p.name, type: fieldOf(p.schema ?? {}, nodes)?.type ?? "string", required: true, deprecated: false, ...(p.description !== undefined ? { description: p.description } : {}), notes: [] }, "path", p.name, "", md));
     out.push(`</dl>`);
   }
   const operations = channelPageOperations(ch);
   if (operations.length > 0) {
     out.push(`<h2>Operations</h2>`);
     for (const op of operations) {
+      if (!nodes.takeEntry(op.id)) break;
       out.push(`<h3><span class="method m-${esc(op.action.toLowerCase())}">${esc(op.action.toUpperCase())}</span>${op.unnamed === true ? "" : ` ${esc(op.id)}`}</h3>`);
-      if (op.summary !== undefined) out.push(prose(op.summary));
-      if (op.description !== undefined) out.push(prose(op.description));
+      if (op.summary !== undefined && nodes.takeText(op.summary, "descriptions")) out.push(prose(op.summary));
+      if (op.description !== undefined && nodes.takeText(op.description, "descriptions")) out.push(prose(op.description));
       const opBindings = bindingsLine(op.bindings, nodes);
       if (opBindings !== undefined) out.push(`<p class="meta">${codeSpans(opBindings)}</p>`);
-      if (op.messages.length > 0) out.push(`<p class="meta">Messages: ${op.messages.map((m) => `<code>${esc(m.name)}</code>`).join(", ")}</p>`);
+      if (op.messages.length > 0) out.push(`<p class="meta">Messages: ${codeSpans(listText(listEntries(op.messages, (m) => inlineCode(m.name), nodes, NAMES_SHARE)))}</p>`);
     }
   }
   const messages = channelPageMessages(spec, ch);
   if (messages.length > 0) {
     out.push(`<h2>Messages</h2>`);
     for (const m of messages) {
+      if (!nodes.takeEntry(m.title ?? m.name)) break;
       out.push(`<h3>${esc(m.title ?? m.name)}</h3>`);
-      if (m.summary !== undefined) out.push(prose(m.summary));
-      if (m.description !== undefined) out.push(prose(m.description));
+      if (m.summary !== undefined && nodes.takeText(m.summary, "descriptions")) out.push(prose(m.summary));
+      if (m.description !== undefined && nodes.takeText(m.description, "descriptions")) out.push(prose(m.description));
       const messageBindings = bindingsLine(m.bindings, nodes);
       if (messageBindings !== undefined) out.push(`<p class="meta">${codeSpans(messageBindings)}</p>`);
       if (m.headers !== undefined) out.push(`<h4>Headers</h4>`, contentHtml({ mediaType: "", schema: m.headers, examples: [] }, "header", () => undefined, md, nodes));

@@ -1,7 +1,8 @@
 import { LIMITS } from "../../limits.js";
 import { finiteDataSized } from "../finite-data.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
-import { bindingsLine, operationHeading, serverText } from "../asyncapi/channel-lines.js";
+import { bindingsLine, channelServers, listEntries, listText, NAMES_SHARE, operationHeading } from "../asyncapi/channel-lines.js";
+import { BudgetMemo } from "./budget-memo.js";
 import { readPageMeta } from "../page-meta.js";
 import type { ApiSettings } from "./api-settings.js";
 import { exampleRequest, generatedExamples } from "./code-examples.js";
@@ -114,6 +115,7 @@ const CUT_WORDS: Readonly<Record<Exclude<CutPart, "schemas">, { readonly what: s
   data: { what: "its example values", effect: "some examples and defaults are shortened or left out" },
   samples: { what: "its code samples", effect: "some code samples are left out" },
   descriptions: { what: "its descriptions", effect: "some descriptions are left out" },
+  lists: { what: "its lists (servers, operations, messages, parameters, bindings)", effect: "some entries are left out, each list saying how many" },
 };
 
 /** `a`, `a and b`, `a, b and c`. */
@@ -249,8 +251,10 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   if (op.deprecated) out.push("> **Deprecated.**", "");
   if (op.description !== undefined) out.push(op.description.trim(), "");
   if (op.kind === "operation") {
-    if (op.servers.length === 1) out.push(`**Base URL:** ${inlineCode(op.servers[0] as string)}`);
-    else if (op.servers.length > 1) out.push(`**Base URLs:** ${op.servers.map(inlineCode).join(", ")}`);
+    // Each server an entry of the page's budget: a spec's servers are listed on each of its pages.
+    const servers = listEntries(op.servers, inlineCode, nodes);
+    if (op.servers.length === 1) out.push(`**Base URL:** ${listText(servers)}`);
+    else if (op.servers.length > 1) out.push(`**Base URLs:** ${listText(servers)}`);
   }
   const auth = describeAuth(op);
   if (auth !== undefined) out.push(`**Authentication:** ${auth}`);
@@ -345,7 +349,7 @@ function parameterLine(p: ApiParameter, anchor: string, nodes: SchemaBudget): st
 function channelParameterLine(p: AsyncChannel["parameters"][number], nodes: SchemaBudget): string {
   const field = p.schema !== undefined ? fieldOf(p.schema, nodes) : undefined;
   let line = `- [${inlineCode(p.name)}](${anchorLink(p.name)})${field !== undefined ? ` ${inlineCode(field.type)}` : ""}`;
-  if (p.description !== undefined) line += `: ${oneLine(p.description)}`;
+  if (p.description !== undefined && nodes.takeText(p.description, "descriptions")) line += `: ${oneLine(p.description)}`;
   if (field !== undefined && field.notes.length > 0) line += ` (${field.notes.join("; ")})`;
   return line;
 }
@@ -441,56 +445,82 @@ export function channelReference(spec: AsyncSpec, ch: AsyncChannel, schemaNodes:
 function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | undefined, nodes: SchemaBudget): string {
   const out: string[] = ["", ...(title !== undefined ? [`# ${headingText(title)}`, ""] : []), `Channel ${inlineCode(ch.address)}`, ""];
   const noteAt = out.length;
-  if (ch.summary !== undefined && ch.summary !== ch.description) out.push(ch.summary, "");
-  if (ch.description !== undefined) out.push(ch.description.trim(), "");
-  const servers = spec.servers.filter((s) => ch.servers.length === 0 || ch.servers.includes(s.name));
-  if (servers.length > 0) out.push(`**Servers:** ${servers.map(serverText).join(", ")}`, "");
+  // Text the channel shares with others (a YAML alias, a `$ref`'d parameter) is charged as an
+  // operation page's shared text is: short texts are free, so real pages are unchanged.
+  if (ch.summary !== undefined && ch.summary !== ch.description && nodes.takeText(ch.summary, "descriptions")) out.push(ch.summary, "");
+  if (ch.description !== undefined && nodes.takeText(ch.description, "descriptions")) out.push(ch.description.trim(), "");
+  const servers = channelServers(spec, ch, nodes);
+  if (servers.shown.length + servers.more > 0) out.push(`**Servers:** ${listText(servers)}`, "");
   const bindings = bindingsLine(ch.bindings, nodes);
   if (bindings !== undefined) out.push(bindings, "");
   if (ch.parameters.length > 0) {
     out.push("## Parameters", "");
-    for (const p of ch.parameters) out.push(channelParameterLine(p, nodes));
+    const params = listEntries(ch.parameters, (p) => channelParameterLine(p, nodes), nodes);
+    appendAll(out, params.shown);
+    if (params.more > 0) out.push(`- ${listText({ shown: [], more: params.more })}`);
     out.push("");
   }
   const operations = channelPageOperations(ch);
   if (operations.length > 0) {
     out.push("## Operations", "");
-    for (const op of operations) {
-      out.push(operationHeading(op), "");
-      if (op.summary !== undefined) out.push(oneLine(op.summary), "");
-      if (op.description !== undefined) out.push(op.description.trim(), "");
-      const bindings = bindingsLine(op.bindings, nodes);
-      if (bindings !== undefined) out.push(bindings, "");
-      if (op.messages.length > 0) out.push(`Messages: ${op.messages.map((m) => inlineCode(m.name)).join(", ")}`, "");
-    }
+    const shown = listEntries(operations, (op) => operationText(op, nodes), nodes);
+    for (const text of shown.shown) out.push(text, "");
+    if (shown.more > 0) out.push(listText({ shown: [], more: shown.more }), "");
   }
   const messages = channelPageMessages(spec, ch);
   if (messages.length > 0) {
     out.push("## Messages", "");
+    let written = 0;
+    // The heading is the entry; the section a memo (`MESSAGE_SECTIONS`): a message shared by
+    // many channels is rendered once for each budget it is reached with, not once a channel.
     for (const m of messages) {
+      if (!nodes.takeEntry(m.title ?? m.name)) break;
+      written++;
       out.push(`### ${headingText(m.title ?? m.name)}`, "");
-      if (m.summary !== undefined) out.push(oneLine(m.summary), "");
-      if (m.description !== undefined) out.push(m.description.trim(), "");
-      if (m.contentType !== undefined) out.push(inlineCode(m.contentType), "");
-      const bindings = bindingsLine(m.bindings, nodes);
-      if (bindings !== undefined) out.push(bindings, "");
-      // Headers (a trait's too: Streetlights' `commonHeaders`) were never shown before.
-      const headers = m.headers !== undefined ? fieldLines({ mediaType: "", schema: m.headers, examples: [] }, () => undefined, nodes) : [];
-      if (headers.length > 0) appendAll(out, ["Headers:", "", ...headers, ""]);
-      const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
-      const lines = fieldLines(content, () => undefined, nodes);
-      if (lines.length > 0) {
-        out.push("Payload:", "");
-        appendAll(out, lines).push("");
-      }
-      const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }, nodes) : undefined);
-      if (example !== undefined) out.push("```json Example", clip(pageJson(nodes, example)), "```", "");
+      appendAll(out, MESSAGE_SECTIONS.get(m, nodes));
     }
+    if (written < messages.length) out.push(listText({ shown: [], more: messages.length - written }), "");
   }
   out.push("## Source", "", specPointerLine(spec.source, ch.pointer), "");
   const cut = cutAt(nodes);
   if (cut !== undefined) out.splice(noteAt, 0, cutNote(cut), "");
   return out.join("\n");
+}
+
+/** An operation on its channel's page: heading, summary, description, bindings, the messages it names. */
+function operationText(op: AsyncOperation, nodes: SchemaBudget): string {
+  const out: string[] = [operationHeading(op), ""];
+  if (op.summary !== undefined && nodes.takeText(op.summary, "descriptions")) out.push(oneLine(op.summary), "");
+  if (op.description !== undefined && nodes.takeText(op.description, "descriptions")) out.push(op.description.trim(), "");
+  const bindings = bindingsLine(op.bindings, nodes);
+  if (bindings !== undefined) out.push(bindings, "");
+  if (op.messages.length > 0) out.push(`Messages: ${listText(listEntries(op.messages, (m) => inlineCode(m.name), nodes, NAMES_SHARE))}`, "");
+  // The entry is one text; the section's blank lines are its own.
+  return out.slice(0, -1).join("\n");
+}
+
+/** A message's section under its heading, once for each budget it is reached with (`BudgetMemo`). */
+const MESSAGE_SECTIONS = new BudgetMemo<AsyncMessage, readonly string[]>(messageSection);
+
+function messageSection(m: AsyncMessage, nodes: SchemaBudget): string[] {
+  const out: string[] = [];
+  if (m.summary !== undefined && nodes.takeText(m.summary, "descriptions")) out.push(oneLine(m.summary), "");
+  if (m.description !== undefined && nodes.takeText(m.description, "descriptions")) out.push(m.description.trim(), "");
+  if (m.contentType !== undefined && nodes.takeText(m.contentType, "descriptions")) out.push(inlineCode(m.contentType), "");
+  const bindings = bindingsLine(m.bindings, nodes);
+  if (bindings !== undefined) out.push(bindings, "");
+  // Headers (a trait's too: Streetlights' `commonHeaders`) were never shown before.
+  const headers = m.headers !== undefined ? fieldLines({ mediaType: "", schema: m.headers, examples: [] }, () => undefined, nodes) : [];
+  if (headers.length > 0) appendAll(out, ["Headers:", "", ...headers, ""]);
+  const content: ApiContent = { mediaType: m.contentType ?? "application/json", ...(m.payload !== undefined ? { schema: m.payload } : {}), examples: m.examples };
+  const lines = fieldLines(content, () => undefined, nodes);
+  if (lines.length > 0) {
+    out.push("Payload:", "");
+    appendAll(out, lines).push("");
+  }
+  const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }, nodes) : undefined);
+  if (example !== undefined) out.push("```json Example", clip(pageJson(nodes, example)), "```", "");
+  return out;
 }
 
 /** Groups an `x-svc.metadata` restricts to; undefined when it restricts nothing (`public: true`, no `groups`). */
@@ -518,6 +548,29 @@ export function channelPageOperations(ch: AsyncChannel): AsyncOperation[] {
  * the channel's.
  */
 export function channelPageMessages(spec: AsyncSpec, ch: AsyncChannel): AsyncMessage[] {
+  const { readable, unreadable } = messageReaders(spec, ch);
+  return ch.messages.filter((m) => readable.has(m) || !unreadable.has(m));
+}
+
+interface MessageReaders {
+  readonly readable: ReadonlySet<AsyncMessage>;
+  readonly unreadable: ReadonlySet<AsyncMessage>;
+}
+
+/** `messageReaders` of each spec by the page's rule (`pageRuleKey`): pages of one rule share them. */
+const MESSAGE_READERS = new WeakMap<AsyncSpec, Map<string, MessageReaders>>();
+
+/**
+ * The messages operations a page of `ch` shows name, and those operations it leaves out carry.
+ * They depend on the page only through its rule, so they are worked out once a rule: each page
+ * walked every operation of the spec, 2,000 channels 4,000,000 steps (adversary round 63).
+ */
+function messageReaders(spec: AsyncSpec, ch: AsyncChannel): MessageReaders {
+  let byRule = MESSAGE_READERS.get(spec);
+  if (byRule === undefined) MESSAGE_READERS.set(spec, (byRule = new Map()));
+  const key = JSON.stringify(restrictedTo(ch.extension?.metadata) ?? null);
+  const known = byRule.get(key);
+  if (known !== undefined) return known;
   // Whether every reader of this page may read an operation is what puts it on a page, asked of
   // this page: a channel restricted to an operation's groups shows its messages.
   const readable = new Set<AsyncMessage>();
@@ -530,7 +583,9 @@ export function channelPageMessages(spec: AsyncSpec, ch: AsyncChannel): AsyncMes
       else for (const m of op.touches) unreadable.add(m);
     }
   }
-  return ch.messages.filter((m) => readable.has(m) || !unreadable.has(m));
+  const out = { readable, unreadable };
+  byRule.set(key, out);
+  return out;
 }
 
 function operationOnChannelPage(ch: AsyncChannel, op: AsyncOperation): boolean {

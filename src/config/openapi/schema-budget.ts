@@ -19,7 +19,7 @@ import { finiteDataSized } from "../finite-data.js";
  * a code sample, or a description. The note was worded for schemas whatever was cut, so a page
  * whose one long code sample was left out said its fields were not all listed.
  */
-export type CutPart = "schemas" | "data" | "samples" | "descriptions";
+export type CutPart = "schemas" | "data" | "samples" | "descriptions" | "lists";
 
 export class SchemaBudget {
   private left: number;
@@ -58,6 +58,39 @@ export class SchemaBudget {
   }
 
   /**
+   * Take what writing one entry of a list costs (`LIMITS.api.listEntryNodes`, and its `text` as
+   * `takeText` charges it): a server, an operation, a message, a channel parameter, a protocol's
+   * bindings. Lists scale with the spec, and a channel page of AsyncAPI lists every server of the
+   * spec when it names none: 1,000 servers on 2,000 pages were written free (adversary round 63).
+   * False (the entry and the rest of its list are left out, the page is cut) when too few are left.
+   */
+  takeEntry(text = ""): boolean {
+    const cost = LIMITS.api.listEntryNodes + Math.floor(text.length / LIMITS.api.schemaTextCharsPerNode);
+    if (cost > this.left) {
+      this.refusedParts.add("lists");
+      return false;
+    }
+    this.left -= cost;
+    return true;
+  }
+
+  /**
+   * What is left, and a way to spend it as a walk that started with as much spent it: a part of a
+   * page rendered once for every page that reaches it with the same budget left (a message shared
+   * by 100 channels, `messageSection`) is charged on each as if rendered there. Exact: every
+   * walker's work depends only on what is left.
+   */
+  get remaining(): number {
+    return this.left;
+  }
+
+  /** Spend as a walk did that started with `remaining` and ended with `left`, refusing `parts`. */
+  replay(left: number, parts: readonly CutPart[]): void {
+    this.left = Math.min(this.left, left);
+    for (const p of parts) this.refusedParts.add(p);
+  }
+
+  /**
    * A data value of the spec (an example, a default, an enum entry) as the page may write it:
    * finite (`finiteData`), within what the page has left of its text (and `maxDataChars`), and
    * taken from it. Each value had its own bound, so one 100,000-character string shared by 100
@@ -80,7 +113,7 @@ export class SchemaBudget {
 
   /** What was refused, in the order `CutPart` names them. */
   get cutParts(): readonly CutPart[] {
-    return (["schemas", "data", "samples", "descriptions"] as const).filter((p) => this.refusedParts.has(p));
+    return (["schemas", "data", "samples", "descriptions", "lists"] as const).filter((p) => this.refusedParts.has(p));
   }
 
   /** Nodes taken so far. */

@@ -155,7 +155,8 @@ function row(s: JsonSchema, name: string, depth: number, required: boolean, node
   if (typeof s.pattern === "string" && nodes.takeText(s.pattern)) notes.push(`pattern: \`${s.pattern}\``);
   const variants = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : []).filter(isObj);
   if (variants.length > 0) {
-    const shown = variants.slice(0, LIMITS.api.maxSchemaVariants).map((v) => (typeof v.title === "string" ? v.title : typeLabel(v, [], nodes)));
+    // A variant's title is text as a description is (one long title shared by every variant).
+    const shown = variants.slice(0, LIMITS.api.maxSchemaVariants).map((v) => (typeof v.title === "string" && nodes.takeText(v.title) ? v.title : typeLabel(v, [], nodes)));
     const more = variants.length > shown.length ? ` (+${variants.length - shown.length} more)` : "";
     notes.push(`one of: ${shown.join(" | ")}${more}`);
   }
