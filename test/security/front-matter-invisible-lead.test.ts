@@ -5,7 +5,9 @@
  * to every reader (shell, search, resources) and `check` said nothing. Row 197 read front matter
  * after blank lines, spaces or tabs; now any run of characters that show as nothing or as blank
  * space (`INVISIBLE_CLASS`) is such a lead: the front matter is the page's, its `groups` apply, and
- * `check` names the characters. Through the SDK client (anonymous and staff) and the CLI's `check`.
+ * `check` names the characters. Text after the opening `---` on its line (a U+2028 there looks
+ * like a line break) was dropped with the `groups` in it; such a page is now refused as front
+ * matter that does not parse is. Through the SDK client (anonymous and staff) and `check`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,6 +48,10 @@ beforeAll(async () => {
   // Snippets and skills are read by the same rule (`parseFrontMatter`).
   mkdirSync(join(dir, "snippets"));
   writeFileSync(join(dir, "snippets/salary.mdx"), "\u200B---\ngroups: [staff]\n---\n\nThe salary CONFIDENTIAL snippet.\n");
+  // A line separator after the opening `---` (editors show a line break there): gray-matter took
+  // the rest of that line, `groups` and all, as a language name and dropped it.
+  writeFileSync(join(dir, "opening-line.mdx"), "---\u2028groups: [staff]\ntitle: Payroll opening-line\n---\n\nThe salary table is CONFIDENTIAL opening-line.\n");
+  writeFileSync(join(dir, "opening-word.mdx"), "---groups: [staff]\n---\n\nThe salary table is CONFIDENTIAL opening-word.\n");
   mkdirSync(join(dir, "skills/oncall"), { recursive: true });
   writeFileSync(join(dir, "skills/oncall/SKILL.md"), "\u00A0---\nname: oncall\ndescription: On-call procedures.\ngroups: [staff]\n---\n\nCONFIDENTIAL on-call steps.\n");
   runtime = await DocsRuntime.load({ root: dir });
@@ -99,6 +105,8 @@ describe("a restricted page, snippet or skill after an invisible lead", () => {
         `mixed.mdx:1 ${warn("invisible characters (U+200B, U+00A0, U+2060, U+200D, ...)")}`,
         `mongolian.mdx:1 ${warn("an invisible character (U+180E)")}`,
         `nbsp.mdx:1 ${warn("an invisible character (U+00A0)")}`,
+        'opening-line.mdx:1 warning: skipped: invalid front matter: the line that opens it holds more than ---: "\\u2028groups: [staff]"; write --- alone on the first line',
+        'opening-word.mdx:1 warning: skipped: invalid front matter: the line that opens it holds more than ---: "groups: [staff]"; write --- alone on the first line',
         `rlm.mdx:1 ${warn("an invisible character (U+200F)")}`,
         "skills/oncall/SKILL.md warning: page is not in the navigation, so search leaves it out (seo.indexing \"all\" includes it)",
         `skills/oncall/SKILL.md:1 ${warn("an invisible character (U+00A0)")}`,
@@ -108,7 +116,7 @@ describe("a restricted page, snippet or skill after an invisible lead", () => {
         `zwj.mdx:1 ${warn("an invisible character (U+200D)")}`,
         `zwnj.mdx:1 ${warn("an invisible character (U+200C)")}`,
         `zwsp.mdx:1 ${warn("an invisible character (U+200B)")}`,
-        "checked docs.json and 17 pages: 0 errors, 17 warnings",
+        "checked docs.json and 17 pages: 0 errors, 19 warnings",
         "",
       ].join("\n"),
     );
