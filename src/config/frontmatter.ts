@@ -132,6 +132,22 @@ export function parseFrontMatter(source: string): FrontMatterResult {
   return { ok: true, data: {}, body: source, bodyLine: 1 };
 }
 
+/**
+ * What the opening `---` line holds after the `---` when it is neither white space nor a language
+ * name (`---yaml`, `---js`: gray-matter's, read or refused as such): gray-matter takes the rest of
+ * that line as a language and drops it, so `---\u2028groups: [staff]` (a line separator, which
+ * editors show as a line break) read as front matter without its `groups`, and the page was every
+ * reader's. The platform shows such a page as text; here it is refused, as front matter that does
+ * not parse is (fail closed; adversary round 63, the opening-line shape of F2).
+ */
+function openingLineExtra(text: string): string | undefined {
+  if (text.charAt(3) === "-") return undefined;
+  const eol = text.indexOf("\n");
+  const rest = (eol === -1 ? text.slice(3) : text.slice(3, eol)).replace(/[ \t\r]+$/, "");
+  if (rest === "" || /^[ \t]*[A-Za-z][\w-]*$/.test(rest)) return undefined;
+  return rest.length > 40 ? `${rest.slice(0, 40)}...` : rest;
+}
+
 /** `parseFrontMatter` of a text that starts with its opening `---`, if any. */
 function parseAfterLead(text: string): FrontMatterResult {
   // Fast path: most pages start with `---`; pages without front matter skip the parser.
@@ -140,6 +156,8 @@ function parseAfterLead(text: string): FrontMatterResult {
   // page cut short, most often the first part of a write in progress (`cmd > page.mdx`), whose
   // keys that restrict it (`groups`) may not be written yet: broken, so a reload keeps the last
   // good version and a new file is not served (adversary round 57 F2).
+  const opening = openingLineExtra(text);
+  if (opening !== undefined) return { ok: false, message: `the line that opens it holds more than ---: ${JSON.stringify(opening)}; write --- alone on the first line`, line: 1 };
   if (text.charAt(3) !== "-" && closingDelimiter(text) === -1) {
     return opensWithRule(text) ? { ok: true, data: {}, body: text, bodyLine: 1 } : { ok: false, message: UNCLOSED, line: 1 };
   }

@@ -87,7 +87,8 @@ export function readPageMeta(data: FrontMatterData): PageMeta {
 
 /**
  * A key written to restrict the page but not as `groups` (`Groups`, `GROUPS`, `groups ` quoted
- * with a space, `\u200Bgroups` with an invisible character): the platform reads only `groups`,
+ * with a space, `\u200Bgroups` with an invisible character, fullwidth `ｇｒｏｕｐｓ`, `grоups` with a
+ * Cyrillic о, the singular `group`; `lookalikeOf`): the platform reads only `groups`,
  * so the page would be public there, yet its author meant a rule. Read as `groups` here (fail
  * closed, adversary round 61's invisible-character class), and `check` says to rename it.
  * Undefined when the page has `groups` itself or no such key.

@@ -83,7 +83,8 @@ function skillMarkdown(skill: PublishedSkill): string {
   const parsed = parseFrontMatter(skill.text);
   const data = parsed.ok ? parsed.data : {};
   if (parsed.ok && data.name === skill.name && typeof data.description === "string" && data.description.trim() !== "") return skill.text;
-  const body = parsed.ok && skill.text.startsWith("---") ? parsed.body : skill.text;
+  // The body after the front matter, wherever it opens (after a byte order mark or another lead: `frontMatterLead`).
+  const body = parsed.ok ? parsed.body : skill.text;
   const frontMatter = { ...data, name: skill.name, description: typeof data.description === "string" && data.description.trim() !== "" ? data.description : skill.description };
   return `---\n${dumpYaml(frontMatter, { lineWidth: -1 })}---\n${body}`;
 }

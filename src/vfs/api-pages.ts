@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { IgnoreRules } from "../config/ignore-rule-set.js";
+import { frontMatterLead } from "../config/frontmatter-lead.js";
 import { type ApiSettings, readApiSettings } from "../config/openapi/api-settings.js";
 import { type FetchLike, loadApiSpec } from "../config/openapi/load-api-spec.js";
 import type { SpecLoadResult } from "../config/openapi/spec-load-result.js";
@@ -409,7 +410,9 @@ function schemaPages(plan: ApiPagePlan, diskPages: ReadonlyMap<string, Page>, ma
 
 /** The 1-based line of a top-level front matter key in a page's text, when it is there. */
 function frontMatterKeyLine(text: string, key: string): number | undefined {
-  const end = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
+  // Front matter may open after a lead (`frontMatterLead`); its lines are counted from the file's start.
+  const open = frontMatterLead(text).at;
+  const end = text.startsWith("---", open) ? text.indexOf("\n---", open + 3) : -1;
   if (end === -1) return undefined;
   const at = new RegExp(`^["']?${key}["']?[ \\t]*:`, "m").exec(text.slice(0, end));
   return at === null ? undefined : text.slice(0, at.index).split("\n").length;

@@ -1,4 +1,4 @@
-import { foldKey, lookalikeKeys } from "../rule-key-fold.js";
+import { lookalikeKeys, lookalikeOf } from "../rule-key-fold.js";
 import { API_CODES } from "./api-codes.js";
 import { EXTENSION_KEYS } from "./operations.js";
 import type { SpecWarning } from "./spec-warning.js";
@@ -43,7 +43,7 @@ export function nearMissWarnings(node: Readonly<Record<string, unknown>>, keys: 
   };
   for (const key of EXTENSION_KEYS) if (Object.hasOwn(node, key)) extension([...keys, key], node[key]);
   for (const key of lookalikeKeys(node, EXTENSION_KEYS)) {
-    near(keys, key, foldKey(key));
+    near(keys, key, lookalikeOf(key, EXTENSION_KEYS) ?? key);
     extension([...keys, key], node[key]);
   }
   return out;
