@@ -272,7 +272,7 @@ interface Listed {
 
 /** `loadSite` after the listing: docs.json, the pages, the API reference. */
 async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, { diagnostics, ignore, listed, folders, kept, linked, real, ahead, slices, stats, onPage }: Listed): Promise<LoadedSite> {
-  const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
+  const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore, ...betweenStages(slices) }));
   appendAll(diagnostics, docs.diagnostics);
   const { config, keptLastGood } = configOf(docs, previous, root, diagnostics, options.knownName);
   appendAll(diagnostics, listed);
@@ -348,7 +348,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
           hiddenPages: hiddenLayers(shadowed),
           specTimes,
           refReaders: refReadersOf(files, specFiles, docs.files),
-          configFiles: configRead,
+          configFiles: configRead, ...betweenStages(slices),
         });
   appendAll(diagnostics, (generated?.diagnostics ?? []));
   // A spec file is mounted once it loads as an API description (never a page or secret named as
@@ -390,6 +390,16 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // A kept configuration keeps the files it was read from.
   const configRefs = previous !== undefined && config === previous.site.config ? previous.configRefs : docs.refsRead;
   return { site, ignore, configFiles, cacheConfigFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}), ...(configRefs !== undefined ? { configRefs } : {}) };
+}
+
+/**
+ * A reload gives the thread back between the stages of docs.json's reading and of the API
+ * reference's walks of the navigation (`ReloadSlices.stage`): each is a walk of the whole
+ * navigation, together several seconds at 90,000 entries (`maxNavigationEntries`). A first load
+ * (no callers yet) runs them at once.
+ */
+function betweenStages(slices: ReloadSlices | undefined): { between?: (stage: string) => Promise<void> } {
+  return slices !== undefined ? { between: (stage: string) => slices.stage(stage) } : {};
 }
 
 /** The configuration a load serves: docs.json's, else the last good one, else what can be read of
@@ -576,11 +586,21 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
   if (changed.some((p) => prev.configFiles.has(p))) {
     const next = await loadSite(prev.site.root, log, forgetting(prev, changed), prev.options);
     // An edit to docs.json is worth a line for each problem it brought, not one per known problem.
-    const known = new Set(prev.site.diagnostics.map(formatDiagnostic));
+    // Compared in slices: a navigation listing its pages 65,000 times has as many warnings.
+    const slices = new ReloadSlices(prev.options.reloadSlices);
+    const known = new Set<string>();
+    for (const d of prev.site.diagnostics) {
+      if (slices.due()) await slices.turn();
+      known.add(formatDiagnostic(d));
+    }
     // A page skipped whose file still serves keeps its last good version (`keptOnReload`): said
     // as a single page's reload says it.
     const kept = (d: Diagnostic): string => (d.code === LOAD_CODES.pageSkipped && next.site.files.has(`/${d.file}`) ? " (keeping the last good version)" : "");
-    const fresh = next.site.diagnostics.filter((d) => !known.has(formatDiagnostic(d)));
+    const fresh: Diagnostic[] = [];
+    for (const d of next.site.diagnostics) {
+      if (slices.due()) await slices.turn();
+      if (!known.has(formatDiagnostic(d))) fresh.push(d);
+    }
     for (const line of cappedFindingLines(fresh, (d) => formatDiagnostic(d) + kept(d), LOGGED_MORE)) log(line);
     return next;
   }
