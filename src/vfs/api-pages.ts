@@ -3,7 +3,7 @@ import type { IgnoreRules } from "../config/ignore-rule-set.js";
 import { type ApiSettings, readApiSettings } from "../config/openapi/api-settings.js";
 import { type FetchLike, loadApiSpec } from "../config/openapi/load-api-spec.js";
 import type { SpecLoadResult } from "../config/openapi/spec-load-result.js";
-import { collectNavSpecReferences } from "../config/openapi/nav-references.js";
+import { collectNavSpecReferences, navSpecReferenceStages } from "../config/openapi/nav-references.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
 import { documentingGroups, operationKey } from "../config/openapi/documenting-groups.js";
 import {
@@ -40,7 +40,7 @@ import type { ApiPageInfo, SiteApi, SpecOperation } from "./site-api.js";
 import { appendAll } from "../arrays.js";
 import { LIMITS } from "../limits.js";
 import { nextTurn } from "../turns.js";
-import type { Between } from "../config/stages.js";
+import { type Between, stagesBetween } from "../config/stages.js";
 import { RenderKeys } from "./render-keys.js";
 import { SchemaShares } from "./schema-shares.js";
 import { generatedAccess, type MadePage, SpecPageMaker, type SpecTimes } from "./spec-pages.js";
@@ -139,7 +139,7 @@ export interface ApiPagesResult {
 export async function generateApiPages(root: string, docsJson: unknown, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions): Promise<ApiPagesResult> {
   const cache = options.cache ?? createApiCache();
   const diagnostics: Diagnostic[] = [];
-  const refs = collectNavSpecReferences(docsJson);
+  const refs = await stagesBetween(navSpecReferenceStages(docsJson), options.between);
   await options.between?.("API references in the navigation");
   appendAll(diagnostics, refs.diagnostics);
   const { settings, diagnostics: settingDiagnostics } = readApiSettings(docsJson);

@@ -116,6 +116,7 @@ describe("a large docs.json saved while serving", () => {
       "docs.json readable document",
       "docs.json findings sorted",
       "docs.json configuration read",
+      "API references in the navigation (part)",
       "API references in the navigation",
       "API specs loaded",
       "API pages planned",
