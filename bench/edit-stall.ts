@@ -177,7 +177,8 @@ async function wholeEdit(i: number): Promise<Record<string, number>> {
     while ((await listed()) && performance.now() - t0 < 600_000) await new Promise((resolve) => setTimeout(resolve, 20));
   } else if (http) {
     // Over HTTP without a standing stream the notification is not heard: the new tool names are.
-    const renamed = async (): Promise<boolean> => !(await client.listTools()).tools.some((t) => t.name === search);
+    // A refused or failed listing (the server busy, a request over its limits) is asked again.
+    const renamed = async (): Promise<boolean> => (await client.listTools().catch(() => undefined))?.tools.some((t) => t.name === search) === false;
     while (!(await renamed()) && performance.now() - t0 < 600_000) await new Promise((resolve) => setTimeout(resolve, 20));
   } else await Promise.race([changed, new Promise((resolve) => setTimeout(resolve, 600_000))]);
   const appliedMs = Math.round(performance.now() - t0);
