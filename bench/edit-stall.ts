@@ -60,7 +60,8 @@ const client = new Client({ name: "edit-stall", version: "1" });
 const started = performance.now();
 const http = args.includes("--http");
 const nodeArgs = ["--expose-gc", ...(profile !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [])];
-const serveArgs = ["serve", "--dir", root, "--state", mkdtempSync(join(tmpdir(), "edit-stall-state-"))];
+const state = mkdtempSync(join(tmpdir(), "edit-stall-state-"));
+const serveArgs = ["serve", "--dir", root, "--state", state];
 // The server's log, kept for when it ends before the bench does (then the bench stops, saying so).
 const log: string[] = [];
 let closing = false;
@@ -213,5 +214,6 @@ console.log(JSON.stringify({ site, case: kind, pages: pages.length, ...(kind ===
 closing = true;
 await client.close();
 rmSync(root, { recursive: true, force: true });
+rmSync(state, { recursive: true, force: true });
 // The bound on waiting for an edit is a timer still pending: the bench is over.
 process.exit(0);
