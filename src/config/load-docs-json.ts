@@ -9,6 +9,7 @@ import { readSiteConfig } from "./read-site-config.js";
 import { asDocsJson, mintDiagnostics, writtenAt } from "./mint-json/mint-json-source.js";
 import { MINT_JSON, type UpgradedMintJson } from "./mint-json/upgrade-mint-json.js";
 import { emptySiteConfig, type SiteConfig } from "./site-config.js";
+import { type Between, stagesBetween } from "./stages.js";
 import type { IgnoreRules } from "./ignore-rule-set.js";
 import { loadIgnoreRules } from "./ignore-rules.js";
 
@@ -51,6 +52,10 @@ export interface LoadDocsJsonOptions {
   readonly ignore?: IgnoreRules;
   /** How files are read (tests); default: from `root`, with the size limit and the ignore rules. */
   readonly read?: ReadText;
+  /** Awaited between the stages of the reading (`$ref`s resolved, the schema, each rule, the
+   *  configuration read), each named "docs.json <stage>": a reload while serving gives the thread
+   *  back there (`ReloadSlices.stage`). Default: every stage at once. */
+  readonly between?: Between;
 }
 
 /**
@@ -60,25 +65,31 @@ export interface LoadDocsJsonOptions {
  */
 export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = {}): Promise<DocsJsonResult> {
   const read = options.read ?? fileReader(root, options.ignore ?? loadIgnoreRules(root));
-  let source = await resolveJsonRefs(DOCS_JSON, read);
+  const between = options.between;
+  const named: Between | undefined = between !== undefined ? (stage) => between(`docs.json ${stage}`) : undefined;
+  let source = await resolveJsonRefs(DOCS_JSON, read, named);
   let mint: UpgradedMintJson | undefined;
   let mintSource: ResolvedJson | undefined;
   if (source.rootMissing) {
     // A repository older than docs.json is read from its mint.json, as the platform reads it.
-    const older = await resolveJsonRefs(MINT_JSON, read);
+    const older = await resolveJsonRefs(MINT_JSON, read, named);
     // Either file created later reloads the configuration.
     if (older.rootMissing) return { config: emptySiteConfig(basename(root)), diagnostics: [], files: [DOCS_JSON, MINT_JSON], linkTargets: [] };
     ({ source, mint } = asDocsJson(older));
     mintSource = older;
   }
+  await named?.("$refs resolved");
 
   // Loaded when a docs.json is read, not at import: its zod schema takes ~15-25 ms of CPU to
   // build, which a start from the persistent cache (docs.json unchanged, not read) never uses (issue 22).
-  const { validateDocsJson } = await import("./docs-json/validate.js");
-  const validation = validateDocsJson(source, {
-    ...(options.files !== undefined ? { files: options.files } : {}),
-    ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
-  });
+  const { validationStages } = await import("./docs-json/validate.js");
+  const validation = await stagesBetween(
+    validationStages(source, {
+      ...(options.files !== undefined ? { files: options.files } : {}),
+      ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
+    }),
+    named,
+  );
   const diagnostics = mint === undefined || mintSource === undefined ? validation.diagnostics : mintDiagnostics(validation.diagnostics, mint, mintSource);
   const origins = mint?.origins;
   const older = origins !== undefined ? { mint: { file: MINT_JSON, writtenAt: (path: string) => writtenAt(path, origins) } } : {};
@@ -89,5 +100,6 @@ export async function loadDocsJson(root: string, options: LoadDocsJsonOptions = 
     document: validation.document,
     ...(options.resolveEntry !== undefined ? { resolveEntry: options.resolveEntry } : {}),
   });
+  await named?.("configuration read");
   return { ...base, config: mint === undefined ? config : { ...config, olderFormat: MINT_JSON }, document: validation.document };
 }

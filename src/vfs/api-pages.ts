@@ -4,7 +4,7 @@ import { frontMatterLead } from "../config/frontmatter-lead.js";
 import { type ApiSettings, readApiSettings } from "../config/openapi/api-settings.js";
 import { type FetchLike, loadApiSpec } from "../config/openapi/load-api-spec.js";
 import type { SpecLoadResult } from "../config/openapi/spec-load-result.js";
-import { collectNavSpecReferences } from "../config/openapi/nav-references.js";
+import { collectNavSpecReferences, navSpecReferenceStages } from "../config/openapi/nav-references.js";
 import { API_CODES } from "../config/openapi/api-codes.js";
 import { documentingGroups, operationKey } from "../config/openapi/documenting-groups.js";
 import {
@@ -41,6 +41,7 @@ import type { ApiPageInfo, SiteApi, SpecOperation } from "./site-api.js";
 import { appendAll } from "../arrays.js";
 import { LIMITS } from "../limits.js";
 import { nextTurn } from "../turns.js";
+import { type Between, stagesBetween } from "../config/stages.js";
 import { RenderKeys } from "./render-keys.js";
 import { SchemaShares } from "./schema-shares.js";
 import { generatedAccess, type MadePage, SpecPageMaker, type SpecTimes } from "./spec-pages.js";
@@ -62,6 +63,9 @@ export function createApiCache(): ApiCache {
 export interface ApiPagesOptions {
   /** The repository's ignore rules: a spec, or a file a `$ref` names, that they exclude is not read. */
   readonly ignore: IgnoreRules;
+  /** Awaited between the walks of the whole navigation (its spec references, the specs to load,
+   *  the plan): a reload while serving gives the thread back there (`ReloadSlices.stage`). */
+  readonly between?: Between;
   /** Fetch remote specs named in docs.json with this; unset means they are not fetched. */
   readonly fetch?: FetchLike;
   readonly cache?: ApiCache;
@@ -136,7 +140,8 @@ export interface ApiPagesResult {
 export async function generateApiPages(root: string, docsJson: unknown, diskPages: ReadonlyMap<string, Page>, options: ApiPagesOptions): Promise<ApiPagesResult> {
   const cache = options.cache ?? createApiCache();
   const diagnostics: Diagnostic[] = [];
-  const refs = collectNavSpecReferences(docsJson);
+  const refs = await stagesBetween(navSpecReferenceStages(docsJson), options.between);
+  await options.between?.("API references in the navigation");
   appendAll(diagnostics, refs.diagnostics);
   const { settings, diagnostics: settingDiagnostics } = readApiSettings(docsJson);
   appendAll(diagnostics, settingDiagnostics);
@@ -147,6 +152,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   for (const src of specSourcesToLoad(refs, all.flatMap((l) => l.frontMatter), all.flatMap((l) => l.schemaRefs), all.flatMap((l) => l.channelRefs))) {
     specs.set(src.source, await loadCached(root, src.source, src.remote, cache, options));
   }
+  await options.between?.("API specs loaded");
   // The load resolved every front matter spec name in the repository (`frontMatterSpecs`): the
   // plan takes a local spec for no name it found no one file for (adversary round 47 F4).
   const namesSearched = options.frontMatterSpecs !== undefined;
@@ -167,6 +173,7 @@ export async function generateApiPages(root: string, docsJson: unknown, diskPage
   const alsoDocumenting = layerPlans.flatMap((p) => [...p.frontMatter.values()]);
   const kept = schemaKeptBy(options.specFiles, pageGroups, () => alsoDocumenting);
   const plan = planApiPages({ refs, specs, frontMatter: site.frontMatter, schemaRefs: site.schemaRefs, channelRefs: site.channelRefs, channelKept: channelKeptBy(diskPages, options.specFiles), pageExists, takingFile: (p) => (diskPages.get(p) ?? diskPages.get(indexPathOf(p)))?.file.path.slice(1), schemaKept: (pagePath, spec, name) => byFiles(diskPages.get(pagePath), spec, name, noOperations), specFileKept: specFileKeptBy(diskPages, options.specFiles), pageGroups, alsoDocumenting, namesSearched });
+  await options.between?.("API pages planned");
   const everyDocumenting = [...plan.frontMatter.values(), ...alsoDocumenting];
   const documenting = documentingGroups(everyDocumenting, (fm) => pageGroups(fm.file));
   appendAll(diagnostics, plan.diagnostics);

@@ -279,7 +279,7 @@ interface Listed {
 async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undefined, options: LoadSiteOptions, known: KnownPages | undefined, listing: Listed, overBound?: readonly Diagnostic[]): Promise<LoadedSite> {
   const { diagnostics, ignore, listed, folders, kept, linked, real, ahead, slices, stats, onPage } = listing;
   const entryDiagnostics = [...diagnostics];
-  const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore }));
+  const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore, ...betweenStages(slices) }));
   appendAll(diagnostics, docs.diagnostics);
   const lastGood = overBound !== undefined ? lastGoodConfig(previous) : undefined;
   if (lastGood !== undefined) appendAll(diagnostics, keptOverBound(overBound ?? [], lastGood.name));
@@ -357,7 +357,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
           hiddenPages: hiddenLayers(shadowed),
           specTimes,
           refReaders: refReadersOf(files, specFiles, docs.files),
-          configFiles: configRead,
+          configFiles: configRead, ...betweenStages(slices),
         });
   const over = overBound === undefined && !keptLastGood ? overBoundAgain(generated?.diagnostics, previous) : undefined;
   if (over !== undefined) return loadRest(root, log, previous, options, known, { ...listing, diagnostics: entryDiagnostics, ahead: undefined, stats: undefined }, over);
@@ -401,6 +401,16 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // A kept configuration keeps the files it was read from.
   const configRefs = previous !== undefined && config === previous.site.config ? previous.configRefs : docs.refsRead;
   return { site, ignore, configFiles, cacheConfigFiles, links, options, pageStats, folders, ...(read !== undefined ? { docs: read } : {}), ...(generated !== undefined ? { apiCache: generated.cache } : {}), ...(configRefs !== undefined ? { configRefs } : {}) };
+}
+
+/**
+ * A reload gives the thread back between the stages of docs.json's reading and of the API
+ * reference's walks of the navigation (`ReloadSlices.stage`): each is a walk of the whole
+ * navigation, together several seconds at 90,000 entries (`maxNavigationEntries`). A first load
+ * (no callers yet) runs them at once.
+ */
+function betweenStages(slices: ReloadSlices | undefined): { between?: (stage: string) => Promise<void> } {
+  return slices !== undefined ? { between: (stage: string) => slices.stage(stage) } : {};
 }
 
 /** The configuration a load serves: docs.json's, else the last good one, else what can be read of
@@ -614,11 +624,21 @@ export async function reloadSite(prev: LoadedSite, changed: readonly string[], l
   if (changed.some((p) => prev.configFiles.has(p))) {
     const next = await loadSite(prev.site.root, log, forgetting(prev, changed), prev.options);
     // An edit to docs.json is worth a line for each problem it brought, not one per known problem.
-    const known = new Set(prev.site.diagnostics.map(formatDiagnostic));
+    // Compared in slices: a navigation listing its pages 65,000 times has as many warnings.
+    const slices = new ReloadSlices(prev.options.reloadSlices);
+    const known = new Set<string>();
+    for (const d of prev.site.diagnostics) {
+      if (slices.due()) await slices.turn();
+      known.add(formatDiagnostic(d));
+    }
     // A page skipped whose file still serves keeps its last good version (`keptOnReload`): said
     // as a single page's reload says it.
     const kept = (d: Diagnostic): string => (d.code === LOAD_CODES.pageSkipped && next.site.files.has(`/${d.file}`) ? " (keeping the last good version)" : "");
-    const fresh = next.site.diagnostics.filter((d) => !known.has(formatDiagnostic(d)));
+    const fresh: Diagnostic[] = [];
+    for (const d of next.site.diagnostics) {
+      if (slices.due()) await slices.turn();
+      if (!known.has(formatDiagnostic(d))) fresh.push(d);
+    }
     for (const line of cappedFindingLines(fresh, (d) => formatDiagnostic(d) + kept(d), LOGGED_MORE)) log(line);
     return next;
   }

@@ -1,13 +1,22 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterAll } from "vitest";
 import { formatDiagnostic } from "../../src/config/diagnostic.js";
 import { loadSite } from "../../src/vfs/load-site.js";
 import type { Site } from "../../src/vfs/site.js";
 
-/** Write a small docs repository into a temp dir: `{ "docs.json": {...}, "a.mdx": "..." }`. */
+const made: string[] = [];
+// Removed once the file's tests are done, not after each: a file may share one repository
+// between its tests (made while collecting them, or in `beforeAll`).
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Write a small docs repository into a temp dir (removed after the test file): `{ "docs.json": {...}, "a.mdx": "..." }`. */
 export function writeRepo(files: Record<string, unknown>): string {
   const root = mkdtempSync(join(tmpdir(), "svc-openapi-"));
+  made.push(root);
   for (const [rel, content] of Object.entries(files)) {
     const abs = join(root, rel);
     mkdirSync(dirname(abs), { recursive: true });

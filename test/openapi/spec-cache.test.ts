@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { SpecLoadResult } from "../../src/config/openapi/spec-load-result.js";
 import { openSpecCache, type SpecCache, type SpecCacheKey } from "../../src/config/openapi/spec-cache.js";
 import { resolveCacheDir } from "../../src/store/cache-dir.js";
@@ -13,7 +13,16 @@ import { lines, usersSpec, writeRepo } from "./helpers.js";
 import { TEST_SEAL } from "../helpers/cache-seal.js";
 import { sealWith } from "../../src/store/cache-key.js";
 
-const tempDir = (): string => mkdtempSync(join(tmpdir(), "svc-spec-cache-"));
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+/** A cache folder of its own, removed after the file's tests. */
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), "svc-spec-cache-"));
+  tempDirs.push(dir);
+  return dir;
+};
 
 /** A cache that records what was asked of it. */
 function recording(cache: SpecCache): { cache: SpecCache; events: string[] } {

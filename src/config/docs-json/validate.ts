@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../diagnostic.js";
+import { allStages, type Stages } from "../stages.js";
 import { LINK_CODES } from "../inside-root.js";
 import { defaultResolveEntry, type ResolveEntry } from "./entries.js";
 import type { Position } from "./json-source.js";
@@ -47,6 +48,14 @@ export interface Validation {
  * repeat that problem.
  */
 export function validateDocsJson(resolved: ResolvedJson, options: ValidateOptions = {}): Validation {
+  return allStages(validationStages(resolved, options));
+}
+
+/**
+ * `validateDocsJson` in stages: the schema, each rule, the readable document (each a walk of the
+ * whole navigation, ~0.1-0.8 s at 90,000 entries). A reload runs them with turns between.
+ */
+export function* validationStages(resolved: ResolvedJson, options: ValidateOptions = {}): Stages<Validation> {
   const diagnostics: Diagnostic[] = [...resolved.diagnostics];
   const written = readNavigation(resolved.value);
   if (resolved.value === undefined) return { document: undefined, model: written, diagnostics: sortDiagnostics(diagnostics, resolved.files) };
@@ -83,6 +92,7 @@ export function validateDocsJson(resolved: ResolvedJson, options: ValidateOption
       unreadable.push(unreadablePart(f.path));
     }
   }
+  yield "schema";
   // Rules judge the navigation as written, so that a part left out is still checked; but under
   // the root element the server reads: a root the schema refused as a whole (`"versions": 5`
   // beside a good `"groups"`) is not the one used, and the one used must be checked.
@@ -91,14 +101,15 @@ export function validateDocsJson(resolved: ResolvedJson, options: ValidateOption
   const ctx = { doc: resolved.value, model: judged, files: options.files, resolveEntry: options.resolveEntry ?? defaultResolveEntry, report };
   for (const rule of options.rules ?? RULES) {
     if (rule.needsFiles === true && options.files === undefined) continue;
-    rule.check(ctx);
+    const staged = rule.check(ctx);
+    if (staged !== undefined) yield* staged;
+    yield `rule ${rule.codes.join(",")}`;
   }
   const readable = readableDocument(resolved.value, unreadable, judged);
-  return {
-    document: readable?.document,
-    model: readable?.model ?? judged,
-    diagnostics: sortDiagnostics(diagnostics, resolved.files),
-  };
+  yield "readable document";
+  const sorted = sortDiagnostics(diagnostics, resolved.files);
+  yield "findings sorted";
+  return { document: readable?.document, model: readable?.model ?? judged, diagnostics: sorted };
 }
 
 /** What a schema finding leaves out: the value, or the object it belongs to when the object
@@ -143,10 +154,12 @@ export function locate(resolved: ResolvedJson, path: string, at: "key" | "value"
 
 /** Order findings by file (docs.json first, then `$ref`s as met, then others by name), then position. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[], fileOrder: readonly string[]): Diagnostic[] {
-  const rank = (file: string): number => {
-    const i = fileOrder.indexOf(file);
-    return i === -1 ? fileOrder.length : i;
-  };
+  // Ranked once per file, not per comparison: 65,000 findings are ~1.1 million comparisons.
+  const ranks = new Map<string, number>();
+  fileOrder.forEach((file, i) => {
+    if (!ranks.has(file)) ranks.set(file, i);
+  });
+  const rank = (file: string): number => ranks.get(file) ?? fileOrder.length;
   return diagnostics
     .map((d, i) => ({ d, i }))
     .sort((a, b) => {

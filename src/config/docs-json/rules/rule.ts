@@ -1,6 +1,7 @@
 import type { IgnoredBy } from "../../ignore-rule-set.js";
 import type { ResolveEntry } from "../entries.js";
 import type { NavModel } from "../nav-model.js";
+import type { Stages } from "../../stages.js";
 
 /** What the rules know about the repository's files (only in `svc-mcp check`, which loads them). */
 export interface PageFiles {
@@ -40,5 +41,7 @@ export interface Rule {
   readonly codes: readonly string[];
   /** True when the rule needs the repository's files (run by `check`, not on every reload). */
   readonly needsFiles?: boolean;
-  check(ctx: RuleContext): void;
+  /** A rule that walks every entry may do it in stages (a generator yielding between them), so
+   *  that a reload while serving gives the thread back meanwhile (`validationStages`). */
+  check(ctx: RuleContext): void | Stages<void>;
 }
