@@ -8,10 +8,13 @@ import type { Site } from "../../src/vfs/site.js";
 
 const made: string[] = [];
 // Removed once the file's tests are done, not after each: a file may share one repository
-// between its tests (made while collecting them, or in `beforeAll`).
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+// between its tests (made while collecting them, or in `beforeAll`). Only under vitest: the
+// benches (`npm run bench`) import these helpers too, and a hook outside a test run throws.
+if (process.env.VITEST !== undefined) {
+  afterAll(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+}
 
 /** Write a small docs repository into a temp dir (removed after the test file): `{ "docs.json": {...}, "a.mdx": "..." }`. */
 export function writeRepo(files: Record<string, unknown>): string {
