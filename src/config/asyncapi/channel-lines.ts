@@ -12,7 +12,7 @@ const serverTexts = new WeakMap<AsyncServer, string>();
  * The servers a channel's page lists: those it names, every server of the spec when it names
  * none. Each an entry of the page's budget (`SchemaBudget.takeEntry`), the list taking at most a
  * quarter of it (`SERVERS_SHARE`): the channel's own operations and messages come after it and
- * matter more. Before (adversary round 63), 1,000 servers were written on each of 2,000 pages
+ * matter more. Before (adversary round 62b), 1,000 servers were written on each of 2,000 pages
  * that named none, free; charged without the share, they took the whole page.
  */
 export function channelServers(spec: AsyncSpec, ch: AsyncChannel, nodes: SchemaBudget): Listed {

@@ -92,7 +92,7 @@ function readV3(doc: Obj, written: Obj): AsyncChannel[] {
   const named = (items: unknown): (AsyncMessage | undefined)[] => (Array.isArray(items) ? items.map((item) => keyedMessage(doc, written, item, byKey)) : []);
   // Each channel's operations, and the operations whose `reply` names it, in the order written:
   // found once, where each channel looked through every operation (2,000 channels and as many
-  // operations: 4,000,000 steps, 3 s of a load, adversary round 63). Dereferencing keeps
+  // operations: 4,000,000 steps, 3 s of a load, adversary round 62b). Dereferencing keeps
   // identity: an operation's channel is the very channel object.
   const onChannel = new Map<unknown, [string, Obj][]>();
   const replyingTo = new Map<unknown, Obj[]>();

@@ -563,7 +563,7 @@ const MESSAGE_READERS = new WeakMap<AsyncSpec, Map<string, MessageReaders>>();
 /**
  * The messages operations a page of `ch` shows name, and those operations it leaves out carry.
  * They depend on the page only through its rule, so they are worked out once a rule: each page
- * walked every operation of the spec, 2,000 channels 4,000,000 steps (adversary round 63).
+ * walked every operation of the spec, 2,000 channels 4,000,000 steps (adversary round 62b).
  */
 function messageReaders(spec: AsyncSpec, ch: AsyncChannel): MessageReaders {
   let byRule = MESSAGE_READERS.get(spec);

@@ -61,7 +61,7 @@ export class SchemaBudget {
    * Take what writing one entry of a list costs (`LIMITS.api.listEntryNodes`, and its `text` as
    * `takeText` charges it): a server, an operation, a message, a channel parameter, a protocol's
    * bindings. Lists scale with the spec, and a channel page of AsyncAPI lists every server of the
-   * spec when it names none: 1,000 servers on 2,000 pages were written free (adversary round 63).
+   * spec when it names none: 1,000 servers on 2,000 pages were written free (adversary round 62b).
    * False (the entry and the rest of its list are left out, the page is cut) when too few are left.
    */
   takeEntry(text = ""): boolean {
