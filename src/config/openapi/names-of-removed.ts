@@ -1,4 +1,4 @@
-import type { Segments } from "./prune-spec.js";
+import type { SpecSegments as Segments } from "./spec-positions.js";
 
 /** How a document names its parts by key (not by `$ref`). */
 export interface NamingKind {
