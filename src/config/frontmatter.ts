@@ -142,8 +142,9 @@ export function parseFrontMatter(source: string): FrontMatterResult {
  */
 function openingLineExtra(text: string): string | undefined {
   if (text.charAt(3) === "-") return undefined;
-  const eol = text.indexOf("\n");
-  const rest = (eol === -1 ? text.slice(3) : text.slice(3, eol)).replace(/[ \t\r]+$/, "");
+  // A line ends at `\n`, `\r\n` or a lone `\r` (old Mac files: their front matter is read as lines too, `matterOf`).
+  const eol = text.slice(3).search(/[\r\n]/);
+  const rest = (eol === -1 ? text.slice(3) : text.slice(3, 3 + eol)).replace(/[ \t]+$/, "");
   if (rest === "" || /^[ \t]*[A-Za-z][\w-]*$/.test(rest)) return undefined;
   return rest.length > 40 ? `${rest.slice(0, 40)}...` : rest;
 }

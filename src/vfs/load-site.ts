@@ -272,6 +272,40 @@ interface Listed {
 }
 
 /**
+ * The configuration a load serves: docs.json's (`configOf`), or on the second pass of a reload
+ * past the navigation bound (`overBound`) the last good one, with errors saying so.
+ */
+function servedConfig(
+  docs: DocsJsonResult,
+  previous: LoadedSite | undefined,
+  root: string,
+  diagnostics: Diagnostic[],
+  knownName: LoadSiteOptions["knownName"],
+  overBound: readonly Diagnostic[] | undefined,
+): ReturnType<typeof configOf> | { config: SiteConfig; keptLastGood: true } {
+  const lastGood = overBound !== undefined ? lastGoodConfig(previous) : undefined;
+  if (lastGood === undefined) return configOf(docs, previous, root, diagnostics, knownName);
+  appendAll(diagnostics, keptOverBound(overBound ?? [], lastGood.name));
+  return { config: lastGood, keptLastGood: true };
+}
+
+/**
+ * What the loaded specs' `$ref`s read. `refFiles`: the files they read, parts of specs pruned per
+ * reader, so no link serves them as written (finding 46). `specReads`: every file they read or
+ * tried to, at any depth, and where a link led: a change to one reloads the spec (issue 25, F2),
+ * a file created where one was missing too.
+ */
+function specPartsRead(generated: Awaited<ReturnType<typeof generateApiPages>> | undefined): { refFiles: Set<string>; specReads: Set<string> } {
+  const refFiles = new Set<string>();
+  const specReads = new Set<string>();
+  for (const { result } of generated?.cache.specs.values() ?? []) {
+    for (const d of result.refDecisions ?? []) if ("rel" in d) refFiles.add(d.rel);
+    for (const f of result.refFiles ?? []) for (const rel of [f.rel, f.real]) if (rel !== undefined) specReads.add(rel);
+  }
+  return { refFiles, specReads };
+}
+
+/**
  * `loadSite` after the listing: docs.json, the pages, the API reference. `overBound`: a second
  * pass of a reload whose docs.json named specs past the navigation bound (`overBoundAgain`): it
  * serves the last good configuration, with these errors.
@@ -281,9 +315,7 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   const entryDiagnostics = [...diagnostics];
   const docs: DocsJsonResult = known?.docs ?? (await loadDocsJson(root, { ignore, ...betweenStages(slices) }));
   appendAll(diagnostics, docs.diagnostics);
-  const lastGood = overBound !== undefined ? lastGoodConfig(previous) : undefined;
-  if (lastGood !== undefined) appendAll(diagnostics, keptOverBound(overBound ?? [], lastGood.name));
-  const { config, keptLastGood } = lastGood !== undefined ? { config: lastGood, keptLastGood: true } : configOf(docs, previous, root, diagnostics, options.knownName);
+  const { config, keptLastGood } = servedConfig(docs, previous, root, diagnostics, options.knownName, overBound);
   appendAll(diagnostics, listed);
   if (kept.length > LIMITS.load.announcedPages) log(`loading ${kept.length} page files from ${root}`);
 
@@ -366,14 +398,8 @@ async function loadRest(root: string, log: LoadLog, previous: LoadedSite | undef
   // one), and a kept spec as the bytes its pages were made from, never its text now (`mountKeptSpecs`).
   for (const [path, file] of specFiles) if (loadedAsSpec(generated?.cache, path.slice(1))) files.set(path, file);
   if (generated !== undefined) mountKeptSpecs(generated.cache, specs.filter((s) => !ignore.ignores(s.source)), files, specFiles, previous?.site.files, (source) => (specs.find((s) => s.source === source)?.frontMatter === true ? namingPagesAccess(source, frontMatterSpecs, files) : {}));
-  // Files specs' `$ref`s read are parts of specs, pruned per reader: no link serves them as written (finding 46).
-  const refFiles = new Set<string>();
-  for (const { result } of generated?.cache.specs.values() ?? []) for (const d of result.refDecisions ?? []) if ("rel" in d) refFiles.add(d.rel);
+  const { refFiles, specReads } = specPartsRead(generated);
   withdrawConfigLinks(refFiles, links, { files, pages, shadowed }, diagnostics);
-  // Every file a spec's `$ref`s read or tried to, at any depth, and where a link led: a change to
-  // one reloads the spec (issue 25, F2), a file created where one was missing too.
-  const specReads = new Set<string>();
-  for (const { result } of generated?.cache.specs.values() ?? []) for (const f of result.refFiles ?? []) for (const rel of [f.rel, f.real]) if (rel !== undefined) specReads.add(rel);
   if (generated !== undefined) placeApiPages(generated, { files, pages, shadowed });
   const { shared, takenNav } = sharedPlacements(generated, { pages, shadowed });
   const { navPages, generatedNav } = withGeneratedNav(config, shared);
