@@ -31,10 +31,14 @@ async function served() {
   const fs = (command: string) => c.call(fsTool, { command }).then((r) => c.text(r));
   const search = async (query: string) => ((await c.call(searchTool, { query })).structuredContent as { results: { path: string }[] }).results.map((r) => r.path);
   const state = async () => ({ ls: await fs("ls /api-reference/pets"), pets: await search("list pets"), intro: await search("nicknames") });
-  // Each edit waits for the reload it causes (a change event), never a sleep.
-  const edit = async (write: () => void): Promise<void> => {
+  // Each edit waits for the reload it causes (a change event), never a sleep; `until` names that
+  // reload when an earlier write's reload may still be on its way (on a busy machine the watcher
+  // can report a page written just before docs.json after the edit began to wait).
+  const edit = async (write: () => void, until: (change: RuntimeChange) => boolean = () => true): Promise<void> => {
     const changed = new Promise<RuntimeChange>((resolve) => {
-      const off = runtime.onChange((change) => (off(), resolve(change)));
+      const off = runtime.onChange((change) => {
+        if (until(change)) (off(), resolve(change));
+      });
     });
     write();
     await changed;
@@ -107,10 +111,19 @@ describe("a broken configuration input keeps the last good state while serving",
       writeFileSync(join(s.root, "guides/extra.mdx"), "# Extra\n\nHedgehogs.\n");
       writeFileSync(join(s.root, "later.mdx"), "# Later\n");
       const groups = [...DOCS.navigation.groups, { group: "More", pages: ["guides/extra"] }, { $ref: "./more.json" }];
-      await s.edit(() => writeFileSync(join(s.root, "docs.json"), JSON.stringify({ ...DOCS, navigation: { groups } })));
+      await s.edit(
+        () => writeFileSync(join(s.root, "docs.json"), JSON.stringify({ ...DOCS, navigation: { groups } })),
+        (change) => change.site.config.navPages.has("/guides/extra") && change.site.pages.has("/guides/extra"),
+      );
       const edited = { ls: await s.fs("ls /guides"), extra: await s.search("hedgehogs") };
-      await s.edit(() => writeFileSync(join(s.root, "more.json"), JSON.stringify({ group: "Later", pages: ["later"] })));
-      await s.edit(() => writeFileSync(join(s.root, "more.json"), "{"));
+      await s.edit(
+        () => writeFileSync(join(s.root, "more.json"), JSON.stringify({ group: "Later", pages: ["later"] })),
+        (change) => change.site.config.navPages.has("/later") && change.site.pages.has("/later"),
+      );
+      await s.edit(
+        () => writeFileSync(join(s.root, "more.json"), "{"),
+        (change) => JSON.stringify(change.diagnostics).includes("invalid JSON"),
+      );
       expect({ edited, extra: await s.search("hedgehogs"), logs: s.logs.filter((l) => l.includes("more.json")) }).toEqual({
         edited: { ls: "extra.mdx\nintro.mdx\n", extra: ["/guides/extra"] },
         extra: ["/guides/extra"],
