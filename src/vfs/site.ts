@@ -33,10 +33,14 @@ export function pagePathOf(filePath: string): string {
 
 /** Where a page sits in navigation, if it is listed (`/x/index` is also listed as `/x`). */
 export function placementOf(site: Site, page: Page): PagePlacement | undefined {
-  const nav = site.config.navPages;
-  const direct = nav.get(page.path);
+  return navPlacement(site.config.navPages, page.path);
+}
+
+/** `placementOf` of a page path, in a navigation's pages. */
+export function navPlacement(nav: ReadonlyMap<string, PagePlacement>, path: string): PagePlacement | undefined {
+  const direct = nav.get(path);
   if (direct !== undefined) return direct;
-  if (page.path.endsWith("/index")) return nav.get(page.path.slice(0, -"/index".length) || "/");
+  if (path.endsWith("/index")) return nav.get(path.slice(0, -"/index".length) || "/");
   return undefined;
 }
 

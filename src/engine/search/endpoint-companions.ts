@@ -81,19 +81,21 @@ export class EndpointCompanions {
   /**
    * The unit id of `guide`'s endpoint page among the units `accepted` flags (the search's version,
    * language and reader: a page the reader may not read is never one), or undefined. `scope`
-   * names `accepted` for the cache.
+   * names `accepted` for the cache. `placeOf`: an endpoint page's versions and languages for the
+   * reader, where they are not those of every reader (a page outside navigation is placed by
+   * the navigation pages the reader may read, `ReaderPlacements`); `scope` names it too.
    */
-  companionOf(guide: CompanionUnit, scope: string, accepted: Uint8Array): number | undefined {
+  companionOf(guide: CompanionUnit, scope: string, accepted: Uint8Array, placeOf?: (id: number) => Pick<CompanionUnit, "versions" | "languages">): number | undefined {
     const key = `${scope}\u0000${guide.id}`;
     let id = this.found.get(key);
     if (id === undefined) {
-      id = this.find(guide, accepted);
+      id = this.find(guide, accepted, placeOf);
       this.found.set(key, id);
     }
     return id === NONE ? undefined : id;
   }
 
-  private find(guide: CompanionUnit, accepted: Uint8Array): number {
+  private find(guide: CompanionUnit, accepted: Uint8Array, placeOf: ((id: number) => Pick<CompanionUnit, "versions" | "languages">) | undefined): number {
     if (guide.endpoint) return NONE;
     const segments = pathSegments(guide.path);
     const last = segments[segments.length - 1];
@@ -111,7 +113,9 @@ export class EndpointCompanions {
     // Each endpoint page is filed under one term of its last segment, so it is met at most once.
     for (const term of near) {
       for (const e of byTerm.get(term) ?? []) {
-        if (accepted[e.id] !== 1 || !shares(e.versions, guide.versions) || !shares(e.languages, guide.languages) || e.versionWords !== versions || !e.last.every((t) => near.has(t))) continue;
+        if (accepted[e.id] !== 1) continue;
+        const place = placeOf?.(e.id) ?? e;
+        if (!shares(place.versions, guide.versions) || !shares(place.languages, guide.languages) || e.versionWords !== versions || !e.last.every((t) => near.has(t))) continue;
         const words = e.last.length;
         const overlap = e.folders.filter((t) => all.has(t)).length;
         if (words > bestWords || (words === bestWords && overlap > bestOverlap)) {

@@ -23,6 +23,9 @@ export interface ReaderBranches {
   readonly versionWords: readonly { readonly version: string; readonly words: ReadonlySet<string> }[];
   /** Twin information per indexed variant under these rules. */
   readonly twinInfos: Map<object, TwinInfo | undefined>;
+  /** The key of the reader class these are of (`ReaderClass.key`); absent for a reader of
+   *  everything. Pages outside navigation are placed by it (`ReaderPlacements`). */
+  reader?: string;
   /** Its units' twin information by unit id, made at the first fold (`twinIndex`). */
   table?: TwinTable;
   /** Restored from the cache (`branchesOf`): `twins.keys` is empty until `replayKeys` numbers

@@ -48,6 +48,7 @@ import { IdBuffer, Vocabulary } from "./vocabulary.js";
 import { Lru } from "./lru.js";
 import { pageInputsSum, pageSum, standsBySum } from "./page-sum.js";
 import { SecondChance } from "./second-chance.js";
+import { ReaderPlacements } from "./reader-placements.js";
 
 /** What a search asks for, beyond the query. */
 export interface SearchRequest {
@@ -193,6 +194,12 @@ function branchKey(readerClass: ReaderClass | undefined, languages: boolean): st
   return `${languages ? "l" : ""}:${readerClass?.key ?? "*"}`;
 }
 
+/** The reader class key of a `branchKey` (undefined: a reader of everything). */
+function branchReader(key: string): string | undefined {
+  const reader = key.slice(key.indexOf(":") + 1);
+  return reader === "*" ? undefined : reader;
+}
+
 /** The one version the query's words name (`v3`, `2025-06-18`), shown first among copies. */
 function namedVersion(queryWords: readonly QueryWord[], versionWords: ReaderBranches["versionWords"]): string | undefined {
   if (versionWords.length === 0) return undefined;
@@ -220,8 +227,8 @@ interface FoldedUnit extends RankedUnit {
 }
 
 /** A page unit as `EndpointCompanions` reads it. */
-function companionUnit(id: number, entry: IndexedPage): CompanionUnit {
-  return { id, path: entry.page.path, endpoint: isApiPage(entry.page), versions: entry.placement?.versions, languages: entry.placement?.languages };
+function companionUnit(id: number, entry: IndexedPage, placement: PagePlacement | undefined = entry.placement): CompanionUnit {
+  return { id, path: entry.page.path, endpoint: isApiPage(entry.page), versions: placement?.versions, languages: placement?.languages };
 }
 
 /** What a page unit id stands for: a page, and which of its variants. */
@@ -318,6 +325,8 @@ export class SearchIndex {
   /** Sections repeated on many pages, indexed at low weight (issue 24; `repeated-sections.ts`). */
   private readonly repeated = new RepeatedSections();
   private readonly rules = new AccessTable();
+  /** Pages outside navigation placed per reader class, by the navigation pages it may read. */
+  private readonly placements = new ReaderPlacements();
   /** Statistics of a reader who may read everything, and of each class that may read less. */
   private readonly base = new BaseStatistics(this.index);
   private readonly classes = new ReaderClasses(this.index, this.rules, (id, readable) => {
@@ -795,13 +804,13 @@ export class SearchIndex {
     if (reader === undefined || reader.size !== size || reader.navigation !== navigationKey(this.navConfig, this.navRules)) return;
     try {
       this.restoredReader = reader.key;
-      this.branches.set(
-        reader.key,
-        branchesOf(reader, (id) => {
-          const unit = this.byId[id];
-          return unit === undefined ? undefined : unit.entry.variants[unit.variant]?.sketch;
-        }),
-      );
+      const branches = branchesOf(reader, (id) => {
+        const unit = this.byId[id];
+        return unit === undefined ? undefined : unit.entry.variants[unit.variant]?.sketch;
+      });
+      const readerKey = branchReader(reader.key);
+      if (readerKey !== undefined) branches.reader = readerKey;
+      this.branches.set(reader.key, branches);
     } catch {
       // Made again by the reader's first search, as without a cache.
       this.restoredReader = undefined;
@@ -1007,7 +1016,7 @@ export class SearchIndex {
     const lifted = this.liftCompanions(folded.hits, readerClass, req, accepted);
     const hits = this.byVectors(req, lifted.filter((r) => r.score >= threshold).slice(0, pageSize));
     const matched = this.matched.reset(query.flatMap((q) => q.matches.map((m) => m.entry.id)));
-    const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: t.entry.placement, score: Math.min(1, t.score) });
+    const versionTwin = (t: { entry: IndexedPage; score: number }): VersionTwin => ({ page: t.entry.page, placement: this.placed(t.entry, readerClass?.key), score: Math.min(1, t.score) });
     return hits.map(({ entry, variant, section: sid, score, twins, languageTwins }) => {
       const stored = (sid !== undefined ? storedSection(variant, sid) : undefined) ?? (sectionCount(variant.sections) > 0 ? sectionAt(variant.sections, 0) : EMPTY_SECTION);
       const { heading, parents, anchor } = stored;
@@ -1019,7 +1028,7 @@ export class SearchIndex {
         // A page lifted above full weight (`namedOperationWeight`) may rank above 1; shown as 1.
         score: Math.min(1, score),
         snippet: makeSnippet(text.text !== "" ? (text.snippet ??= snippetSource(text.text, this.analyzer)) : snippetSource(readerText(entry.page.meta.description ?? ""), this.analyzer), matched),
-        placement: entry.placement,
+        placement: this.placed(entry, readerClass?.key),
         otherVersions: twins.slice(0, LIMITS.search.shownVersionTwins).map(versionTwin),
         moreVersions: Math.max(0, twins.length - LIMITS.search.shownVersionTwins),
         otherLanguages: languageTwins.slice(0, LIMITS.search.shownLanguageTwins).map(versionTwin),
@@ -1045,13 +1054,22 @@ export class SearchIndex {
       for (const t of h.languageTwins) shown.set(t.variant.id, -1);
     });
     const out: (T | FoldedUnit)[] = [...hits];
+    // An endpoint page's place for this reader (the index's units hold every reader's).
+    const placeOf =
+      readerClass === undefined
+        ? undefined
+        : (id: number) => {
+            const unit = this.byId[id];
+            const placement = unit === undefined ? undefined : this.placed(unit.entry, readerClass.key);
+            return { versions: placement?.versions, languages: placement?.languages };
+          };
     let guides = 0;
     let changed = false;
     for (const guide of hits) {
       if (guides >= this.ranking.companionGuides) break;
       if (isApiPage(guide.entry.page)) continue;
       guides++;
-      const id = this.companions.companionOf(companionUnit(guide.variant.id, guide.entry), scope, accepted);
+      const id = this.companions.companionOf(companionUnit(guide.variant.id, guide.entry, this.placed(guide.entry, readerClass?.key)), scope, accepted, placeOf);
       if (id === undefined) continue;
       const score = round3(weight * Math.min(1, guide.score));
       const at = shown.get(id);
@@ -1225,10 +1243,15 @@ export class SearchIndex {
     flags = new Uint8Array(this.byId.length);
     for (let id = 0; id < this.byId.length; id++) {
       const unit = this.byId[id];
-      if (unit !== undefined && inScope(unit.entry.placement, req.version, req.language) && variantFor(unit.entry, readable) === unit.variant) flags[id] = 1;
+      if (unit !== undefined && inScope(this.placed(unit.entry, readerClass?.key), req.version, req.language) && variantFor(unit.entry, readable) === unit.variant) flags[id] = 1;
     }
     this.scopes.set(key, flags);
     return flags;
+  }
+
+  /** A page's place for a reader class (`ReaderPlacements`; undefined: a reader of everything). */
+  private placed(entry: IndexedPage, readerKey: string | undefined): PagePlacement | undefined {
+    return this.placements.of(readerKey, entry.page.path, entry.placement);
   }
 
   /** A stamp for this search's title decisions, the arrays grown to every unit id. */
@@ -1382,7 +1405,7 @@ export class SearchIndex {
   private listUnmatchedLanguages(hit: RankedUnit & { languageTwins: RankedUnit[] }, accepted: Uint8Array, branches: ReaderBranches): void {
     const key = hit.twin?.language ?? -1;
     if (key < 0) return;
-    const listed = new Set([hit, ...hit.languageTwins].map((m) => String(m.entry.placement?.languages ?? "")));
+    const listed = new Set([hit, ...hit.languageTwins].map((m) => String(this.placed(m.entry, branches.reader)?.languages ?? "")));
     // In path order, as the matching ones tie: not in the order units were added, which an
     // edit changes (a language folder removed and put back came last; a fresh start listed it
     // in its place).
@@ -1391,7 +1414,7 @@ export class SearchIndex {
     for (const id of ids) {
       const unit = this.byId[id];
       if (accepted[id] !== 1 || unit === undefined) continue;
-      const language = String(unit.entry.placement?.languages ?? "");
+      const language = String(this.placed(unit.entry, branches.reader)?.languages ?? "");
       if (listed.has(language)) continue;
       listed.add(language);
       hit.languageTwins.push({ section: undefined, score: 0, entry: unit.entry, variant: unit.entry.variants[unit.variant] as IndexedVariant, twin: undefined, top: false, place: order[id] as number });
@@ -1441,12 +1464,14 @@ export class SearchIndex {
    * every caller's time, its twin rules and 25,000 units' information made again.
    */
   private keepBranches(sameNavigation: boolean, navRules: Map<string, readonly number[]>): void {
-    const kept = sameNavigation && sameRules(this.navRules, navRules) ? [...this.branches] : [];
+    const same = sameNavigation && sameRules(this.navRules, navRules);
+    const kept = same ? [...this.branches] : [];
+    if (!same) this.placements.reset(this.navConfig.navPages, navRules);
     this.navRules = navRules;
     this.branches.clear();
     for (const [key, b] of kept) {
       // A restored table numbers its keys again from the units it was made of (`replayKeys`): not kept.
-      if (b.replay !== true && b.table?.made !== undefined) this.branches.set(key, { twins: b.twins, versionWords: b.versionWords, twinInfos: new Map(), before: b.table });
+      if (b.replay !== true && b.table?.made !== undefined) this.branches.set(key, { twins: b.twins, versionWords: b.versionWords, twinInfos: new Map(), before: b.table, ...(b.reader !== undefined ? { reader: b.reader } : {}) });
     }
   }
 
@@ -1478,11 +1503,12 @@ export class SearchIndex {
       if (unit !== undefined && variant !== undefined) {
         made.variants[id] = variant;
         made.pages[id] = unit.entry.page;
-        made.placements[id] = unit.entry.placement;
-        if (before?.made !== undefined && id < before.size && before.made.variants[id] === variant && before.made.pages[id] === unit.entry.page && before.made.placements[id] === unit.entry.placement) {
+        const placement = this.placed(unit.entry, branches.reader);
+        made.placements[id] = placement;
+        if (before?.made !== undefined && id < before.size && before.made.variants[id] === variant && before.made.pages[id] === unit.entry.page && before.made.placements[id] === placement) {
           info = twinInfoAt(before, id);
           reused = true;
-        } else info = known && branches.twinInfos.has(variant) ? branches.twinInfos.get(variant) : twinInfo(unit.entry.page.path, readerTitle(unit.entry.page), unit.entry.placement, variant.sketch, branches.twins);
+        } else info = known && branches.twinInfos.has(variant) ? branches.twinInfos.get(variant) : twinInfo(unit.entry.page.path, readerTitle(unit.entry.page), placement, variant.sketch, branches.twins);
       }
       infos[id] = info;
       // Classes are compared, never counted: a unit's is its class key's number, and one without
@@ -1512,7 +1538,7 @@ export class SearchIndex {
   private twinOf(entry: IndexedPage, variant: IndexedVariant, branches: ReaderBranches): TwinInfo | undefined {
     if (branches.twinInfos.has(variant)) return branches.twinInfos.get(variant);
     if (branches.replay === true) this.replayKeys(branches);
-    const info = twinInfo(entry.page.path, readerTitle(entry.page), entry.placement, variant.sketch, branches.twins);
+    const info = twinInfo(entry.page.path, readerTitle(entry.page), this.placed(entry, branches.reader), variant.sketch, branches.twins);
     branches.twinInfos.set(variant, info);
     return info;
   }
@@ -1528,7 +1554,7 @@ export class SearchIndex {
     for (let id = 0; id < size; id++) {
       const unit = this.byId[id];
       const variant = unit === undefined ? undefined : unit.entry.variants[unit.variant];
-      if (unit !== undefined && variant !== undefined) twinInfo(unit.entry.page.path, readerTitle(unit.entry.page), unit.entry.placement, variant.sketch, branches.twins);
+      if (unit !== undefined && variant !== undefined) twinInfo(unit.entry.page.path, readerTitle(unit.entry.page), this.placed(unit.entry, branches.reader), variant.sketch, branches.twins);
     }
     if (branches.twins.keys.size !== branches.table?.keySeen.length) throw new Error("a restored twin table's keys were numbered otherwise");
   }
@@ -1559,7 +1585,7 @@ export class SearchIndex {
         // query's "6 items" names no version).
         return { version, words: new Set([version.toLowerCase(), `v${versionKey(version)}`, ...(segment !== undefined ? [segment.toLowerCase()] : [])]) };
       });
-    branches = { twins, versionWords, twinInfos: new Map() };
+    branches = { twins, versionWords, twinInfos: new Map(), ...(readerClass !== undefined ? { reader: readerClass.key } : {}) };
     // Few classes search a versioned site; bounded all the same.
     if (this.branches.size >= LIMITS.search.maxReaderClasses) this.branches.delete(this.branches.keys().next().value as string);
     this.branches.set(key, branches);
