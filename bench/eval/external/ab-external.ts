@@ -18,13 +18,15 @@ import { THESAURUS_ROWS } from "./thesaurus.js";
 // with `<sites dir>` their corpora folder (issue 24). A variant's `paraphraseRows` picks the
 // paraphrase table instead of a ranking parameter (issue 24, round 42): "base" (`paraphrases.ts`
 // alone), "thesaurus" (and the docs thesaurus, `./thesaurus.ts`, measured and not kept), or
-// { "drop": [...] } (both, less the thesaurus rows whose first word is listed); without it, the
-// table the index was built with.
-type Rows = "base" | "thesaurus" | { readonly drop: readonly string[] };
+// { "drop": [...] } (both, less the thesaurus rows whose first word is listed), or { "add": [...] }
+// (`paraphrases.ts` and the rows given, to measure rows before they are written into it, round
+// 64); without it, the table the index was built with.
+type Rows = "base" | "thesaurus" | { readonly drop: readonly string[] } | { readonly add: readonly ParaphraseRow[] };
 const [sitesDir, questionsDir, json, splitArg] = process.argv.slice(2);
 const variants = JSON.parse(json ?? "[{}]") as (Partial<RankingParams> & { paraphraseRows?: Rows })[];
 const rowsOf = (rows: Rows): readonly ParaphraseRow[] =>
-  rows === "base" ? PARAPHRASE_ROWS : [...PARAPHRASE_ROWS, ...THESAURUS_ROWS.filter((r) => rows === "thesaurus" || !rows.drop.includes(r.words[0] as string))];
+  rows === "base" ? PARAPHRASE_ROWS : typeof rows === "object" && "add" in rows ? [...PARAPHRASE_ROWS, ...rows.add] :
+  [...PARAPHRASE_ROWS, ...THESAURUS_ROWS.filter((r) => rows === "thesaurus" || !rows.drop.includes(r.words[0] as string))];
 const split = splitArg ?? "dev";
 const sets = loadEvalSets(questionsDir === "-" ? undefined : questionsDir)
   .map((s) => ({ ...s, questions: s.questions.filter((q) => split === "all" || q.split === split) }))

@@ -40,6 +40,19 @@ export const PARAPHRASE_ROWS: readonly ParaphraseRow[] = [
   { words: ["cost"], docs: ["pricing"], both: false },
   { words: ["cron"], docs: ["schedule"], both: true },
   { words: ["speed"], docs: ["performance"], both: false },
+  // What a reader who is in trouble or counting money writes, for the docs' word of the task
+  // (issue 24, sixty-fourth round; written before any question was read, measured on the held-out
+  // half). One way: the docs' words have other senses (a `member` of a type, a time `budget`).
+  // A leaked or stolen credential is revoked or rotated, on every site that has keys.
+  { words: ["leaked", "leak", "compromised", "stolen"], docs: ["revoke", "rotate"], both: false },
+  { words: ["cheap", "cheaper", "cheapest", "expensive"], docs: ["pricing", "cost"], both: false },
+  { words: ["undo"], docs: ["revert", "rollback"], both: false },
+  { words: ["revert"], docs: ["rollback"], both: true },
+  { words: ["hang", "hangs", "stuck", "freezes"], docs: ["timeout"], both: false },
+  { words: ["wipe"], docs: ["delete"], both: false },
+  { words: ["teammate", "teammates", "colleague", "coworker"], docs: ["member", "invite"], both: false },
+  { words: ["kill"], docs: ["terminate"], both: true },
+  { words: ["spend", "spending"], docs: ["budget"], both: false },
 ];
 
 /**
