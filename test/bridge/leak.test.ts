@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reloadShowing } from "../helpers/reload-showing.js";
 import { FS, type Harness, SEARCH, accessRepo, credentialTokens, mcpClient, postJson, startBridge, userTokens } from "./harness.js";
 
 /**
@@ -237,16 +238,35 @@ describe("live changes over HTTP", () => {
     });
     const logs: string[] = [];
     anon.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(JSON.stringify(n.params)));
-    const changed = new Promise<void>((resolve) => anon.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
+    // Each new public skill changes this reader's resource list once (a page edit alone tells nobody).
+    let listsChanged = 0;
+    let onList = (): void => {};
+    anon.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      listsChanged++;
+      onList();
+    });
+    const heardChanges = (n: number) =>
+      new Promise<void>((resolve) => {
+        onList = () => void (listsChanged >= n && resolve());
+        onList();
+      });
+    const skill = (name: string) => {
+      mkdirSync(join(repo.dir, "skills", name), { recursive: true });
+      writeFileSync(join(repo.dir, "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: Public\n---\n\n# Public\n`);
+    };
     await opened;
-    // A restricted page breaks (a diagnostic naming it) in the same burst as a public edit.
+    // A restricted page breaks (a diagnostic naming it) in the same burst as a public edit. The
+    // watcher may hand the files over apart (a new folder before a file settles): the wait is for
+    // the reload that read the broken page, not the list change, which can come before it.
+    const applied = reloadShowing(h.runtime, (c) => c.site.diagnostics.some((d) => d.file === "internal/runbook.mdx") && c.site.files.has("/skills/leak-check/SKILL.md"));
     writeFileSync(join(repo.dir, "internal", "runbook.mdx"), '---\ntitle: "Incident runbook\ngroups: [staff]\n---\nbroken front matter\n');
     writeFileSync(join(repo.dir, "quickstart.mdx"), '---\ntitle: "Quickstart"\n---\n\nEdited.\n');
-    // A new public skill changes this reader's resource list: the change it is told of (a page edit alone tells nobody).
-    mkdirSync(join(repo.dir, "skills", "leak-check"), { recursive: true });
-    writeFileSync(join(repo.dir, "skills", "leak-check", "SKILL.md"), "---\nname: leak-check\ndescription: Public\n---\n\n# Public\n");
-    await changed;
-    expect(logs).toEqual([]);
+    skill("leak-check");
+    await applied;
+    // A second skill, told of on the same stream after all the burst's notifications: the fence.
+    skill("leak-fence");
+    await heardChanges(2);
+    expect({ logs, listsChanged }).toEqual({ logs: [], listsChanged: 2 });
     await anon.close();
   });
 });

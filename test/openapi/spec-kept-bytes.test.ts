@@ -13,9 +13,8 @@ import { connect } from "../helpers/mcp.js";
 // docs.json drops both: that is a withdrawal. (Who may read a kept spec: its last good version's
 // rules, as for its pages; test/openapi/restricted-operation-text.test.ts.)
 //
-// Each step waits for the reload that shows it, never for time; the per-test limit only turns a
-// wait that can never end into a failure well before the suite's own hang detector.
-const HANG = 180_000;
+// Each step waits for the reload that shows it, never for time; a wait that can never end is the
+// suite's hang detector's (vitest.config.ts).
 const OPENAPI = `${JSON.stringify({ openapi: "3.1.0", info: { title: "Pets", version: "1" }, paths: { "/pets": { get: { summary: "List pets", tags: ["pets"], responses: { "200": { description: "ok" } } } } } }, null, 2)}\n`;
 const ASYNCAPI = "asyncapi: 3.0.0\ninfo: {title: Chat, version: '1'}\nchannels:\n  room: {address: room, description: Chat room feed.}\n";
 const DOCS = { name: "Zoo", navigation: { groups: [{ group: "Home", pages: ["index"] }, { group: "API", openapi: "openapi.json" }, { group: "Events", asyncapi: "chat.yaml" }] } };
@@ -74,7 +73,7 @@ describe("a spec docs.json names, broken while serving, keeps its last good page
     ["deleted while docs.json names it", (root, file) => rmSync(join(root, file)), () => "file not found"],
   ];
   for (const [how, write, why] of breaks) {
-    it(`${how}: the generated pages, the spec's bytes and the pages' own commands stay; said once each`, { timeout: HANG }, async () => {
+    it(`${how}: the generated pages, the spec's bytes and the pages' own commands stay; said once each`, async () => {
       const s = await served();
       const before = await s.state();
       expect(before).toEqual({ find: FILES, openapi: OPENAPI, chat: ASYNCAPI, pets: expect.stringContaining("List pets"), room: expect.stringContaining("Chat room feed.") });
@@ -86,7 +85,7 @@ describe("a spec docs.json names, broken while serving, keeps its last good page
     });
   }
 
-  it("fixed, the new version serves; deleted with its reference in docs.json, it is gone with its pages and said nowhere", { timeout: HANG }, async () => {
+  it("fixed, the new version serves; deleted with its reference in docs.json, it is gone with its pages and said nowhere", async () => {
     const s = await served();
     await s.edit(() => writeFileSync(join(s.root, "openapi.json"), ""), s.finding("openapi.json"));
     const fixed = OPENAPI.replace("List pets", "List all pets");

@@ -2,9 +2,10 @@ import { cpSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, write
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/engine/runtime.js";
+import { DocsRuntime, type RuntimeChange } from "../../src/engine/runtime.js";
 import { connect } from "../helpers/mcp.js";
 import { copyToTemp, fixture } from "../helpers/paths.js";
+import { reloadShowing } from "../helpers/reload-showing.js";
 
 /**
  * Folders replaced while serving (adversary round 11): a folder swapped for a link and back, as a
@@ -59,16 +60,15 @@ function outside(): string {
   return dir;
 }
 
-/** Resolves at the runtime's next reload. */
-function nextReload(): Promise<void> {
-  const r = runtime as DocsRuntime;
-  return new Promise((resolve) => {
-    const stop = r.onChange(() => {
-      stop();
-      resolve();
-    });
-  });
+/** Resolves at the reload whose snapshot `shows` the change a step made (`reloadShowing`). */
+function reloaded(shows: (change: RuntimeChange) => boolean): Promise<RuntimeChange> {
+  return reloadShowing(runtime as DocsRuntime, shows);
 }
+
+/** The snapshot serves the guides folder (a real one, or through a link), or not. */
+const guides = (served: boolean) => (change: RuntimeChange) => change.site.files.has("/guides/access-control.mdx") === served;
+/** The snapshot is the next release's tree (`nextRelease`). */
+const release = (change: RuntimeChange) => change.site.files.has("/guides/added.mdx");
 
 async function anonymous(command: string): Promise<string> {
   const c = await connect(runtime as DocsRuntime);
@@ -84,21 +84,23 @@ describe("a folder replaced by a folder link, then made a real folder again (F2)
     const root = await serve();
     const away = outside();
     writeFileSync(join(root, "guides/staff-note.mdx"), "---\ngroups: [staff]\n---\nSTAFFNOTE\n");
-    writeFileSync(join(root, "index.mdx"), '---\ntitle: Home\n---\nimport StaffNote from "/guides/staff-note.mdx";\n\nWelcome home.\n\n<StaffNote />\n');
-    const written = nextReload();
+    const index = '---\ntitle: Home\n---\nimport StaffNote from "/guides/staff-note.mdx";\n\nWelcome home.\n\n<StaffNote />\n';
+    // Two files written one after the other may settle, and be reloaded, apart: the wait is for both.
+    const written = reloaded((change) => change.site.files.has("/guides/staff-note.mdx") && change.site.files.get("/index.mdx")?.text.includes("Welcome home.") === true);
+    writeFileSync(join(root, "index.mdx"), index);
     await written;
     expect(await anonymous("ls /guides; cat /index.mdx")).toBe("access-control.mdx\nuploading-files.mdx\nwebhooks.mdx\n---\ntitle: Home\n---\nWelcome home.\n");
     // Moved out and a link put in its place in one go (a checkout): its pages are outside now.
-    let reloaded = nextReload();
+    let swapped = reloaded(guides(false));
     renameSync(join(root, "guides"), join(away, "guides"));
     symlinkSync(join(away, "guides"), join(root, "guides"));
-    await reloaded;
+    await swapped;
     expect(await anonymous("ls /guides")).toBe("ls: cannot access '/guides': No such file or directory\n[exit code 2]");
     // And back: the same folder, which the events are read after.
-    reloaded = nextReload();
+    swapped = reloaded(guides(true));
     unlinkSync(join(root, "guides"));
     renameSync(join(away, "guides"), join(root, "guides"));
-    await reloaded;
+    await swapped;
     expect(await anonymous("ls /guides; cat /index.mdx")).toBe("access-control.mdx\nuploading-files.mdx\nwebhooks.mdx\n---\ntitle: Home\n---\nWelcome home.\n");
   });
 });
@@ -111,14 +113,14 @@ describe("the docs root itself replaced while serving (F4)", () => {
     await serve(root);
     expect(await anonymous("ls /guides")).toBe("access-control.mdx\nuploading-files.mdx\nwebhooks.mdx\n");
     nextRelease(join(base, "docs.new"));
-    const reloaded = nextReload();
+    const replaced = reloaded(release);
     renameSync(root, join(base, "docs.old"));
     renameSync(join(base, "docs.new"), root);
-    await reloaded;
+    await replaced;
     expect(await anonymous("ls /guides")).toBe(NEXT);
     expect(logged.filter((line) => line.includes("docs root"))).toEqual([REPLACED(root)]);
     // The old tree is outside now: its edits are no events (a fence in the new tree shows it).
-    const fence = nextReload();
+    const fence = reloaded((change) => change.site.files.has("/guides/fence.mdx"));
     writeFileSync(join(base, "docs.old/index.mdx"), "---\ntitle: Home\n---\nOLD TREE\n");
     writeFileSync(join(base, "docs.old/guides/webhooks.mdx"), "---\ntitle: Webhooks\n---\nOLD TREE\n");
     writeFileSync(join(root, "guides/fence.mdx"), "---\ntitle: Fence\n---\nfence\n");
@@ -133,10 +135,10 @@ describe("the docs root itself replaced while serving (F4)", () => {
     symlinkSync("rel1", join(base, "current"));
     await serve(join(base, "current"));
     expect(await anonymous("ls /guides")).toBe("access-control.mdx\nuploading-files.mdx\nwebhooks.mdx\n");
-    const reloaded = nextReload();
+    const retargeted = reloaded(release);
     symlinkSync("rel2", join(base, "current.tmp"));
     renameSync(join(base, "current.tmp"), join(base, "current"));
-    await reloaded;
+    await retargeted;
     expect(await anonymous("ls /guides; cat /guides/webhooks.mdx")).toBe(`${NEXT}cat: /guides/webhooks.mdx: No such file or directory\n[exit code 1]`);
     expect(logged.filter((line) => line.includes("docs root"))).toEqual([REPLACED(join(base, "current"))]);
   });
@@ -151,9 +153,9 @@ describe("the docs root itself replaced while serving (F4)", () => {
     rmSync(root, { recursive: true });
     await gone;
     expect(await anonymous("ls /guides")).toBe("access-control.mdx\nuploading-files.mdx\nwebhooks.mdx\n");
-    const reloaded = nextReload();
+    const back = reloaded(release);
     renameSync(join(base, "docs.new"), root);
-    await reloaded;
+    await back;
     expect(await anonymous("ls /guides")).toBe(NEXT);
     expect(logged.filter((line) => line.includes("docs root"))).toEqual([`warning: the docs root ${root} is gone; still serving the last good state until a folder is there again`, REPLACED(root)]);
   });

@@ -12,8 +12,8 @@ import { connect } from "../helpers/mcp.js";
 // gives the thread back between the stages of docs.json's reading, and inside the long walks.
 // Held at the first turn taken while the `$ref`s are being expanded (its own slice hook, every
 // step a slice: an event, never a time), a caller is answered from the last good configuration;
-// released, the new navigation is served whole.
-const HANG = 120_000;
+// released, the new navigation is served whole. No limit of its own: at load average 30 it took
+// 74 s of the 120 s it had; a hang is the suite's hang detector's (vitest.config.ts).
 const LEVELS = 6;
 
 /** n/n0.json .. n/n6.json: each level a group of four `$ref`s to the next, the last one page:
@@ -57,7 +57,7 @@ function heldInDocsJson() {
 }
 
 describe("a large docs.json saved while serving", () => {
-  it("is read in slices: held inside the $refs' expansion, callers are answered from the last good configuration; released, the new navigation serves", { timeout: HANG }, async () => {
+  it("is read in slices: held inside the $refs' expansion, callers are answered from the last good configuration; released, the new navigation serves", async () => {
     const root = tempRepo({ "docs.json": GOOD, "p.mdx": PAGE });
     const hold = heldInDocsJson();
     const runtime = await DocsRuntime.load({ root, load: { reloadSlices: { ms: 0, turn: hold.turn } } });

@@ -2,10 +2,11 @@ import { appendFileSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } 
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, expect, it } from "vitest";
-import { DocsRuntime } from "../../src/engine/runtime.js";
+import { DocsRuntime, type RuntimeChange } from "../../src/engine/runtime.js";
 import { ALL_ACCESS, ANONYMOUS, type Reader } from "../../src/vfs/access.js";
 import { connect } from "../helpers/mcp.js";
 import { copyToTemp, fixture } from "../helpers/paths.js";
+import { reloadShowing } from "../helpers/reload-showing.js";
 
 /**
  * Reload diagnostics a live (stdio) server sends its reader (adversary round 12 F1-F4): deny by
@@ -46,15 +47,12 @@ async function listen(reader: Reader): Promise<Listener> {
   return { heard, fence: () => c.client.listTools(), close: () => c.close() };
 }
 
-/** Make a change and wait for its reload, then for both readers' fences. */
-async function change(readers: readonly Listener[], edit: () => void): Promise<void> {
-  const r = runtime as DocsRuntime;
-  const reloaded = new Promise<void>((resolve) => {
-    const stop = r.onChange(() => {
-      stop();
-      resolve();
-    });
-  });
+/**
+ * Make a change and wait for its reload, then for both readers' fences. An edit of two files
+ * names the reload that read both (`until`): they may settle, and be reloaded, apart.
+ */
+async function change(readers: readonly Listener[], edit: () => void, until: (change: RuntimeChange) => boolean = () => true): Promise<void> {
+  const reloaded = reloadShowing(runtime as DocsRuntime, until);
   edit();
   await reloaded;
   for (const reader of readers) await reader.fence();
@@ -118,8 +116,8 @@ it("F2: spec warnings about restricted operations, and a deleted staff page list
   await change([anonymous, full], () => {
     writeFileSync(join(root, "internal/new.mdx"), "---\ntitle: New\ngroups: [staff]\n---\n\nx\n");
     editDocsJson(root, (docs) => void tabPages(docs, 1).push("internal/new", "internal/new"));
-  });
-  await change([anonymous, full], () => unlinkSync(join(root, "internal/new.mdx")));
+  }, (c) => c.site.files.has("/internal/new.mdx") && c.site.config.navPages.has("/internal/new"));
+  await change([anonymous, full], () => unlinkSync(join(root, "internal/new.mdx")), (c) => !c.site.files.has("/internal/new.mdx"));
   expect(anonymous.heard).toEqual([]);
   for (const told of [full.heard, log]) {
     expect(told.some((line) => line.includes('page "internal/new" is listed twice in version "v2"'))).toBe(true);

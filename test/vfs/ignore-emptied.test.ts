@@ -11,9 +11,8 @@ import { connect } from "../helpers/mcp.js";
 // last good rules until it has content again, as one deleted does (test/vfs/ignore-last-good.test.ts).
 //
 // Each step waits for the reload that shows it (a change event whose snapshot satisfies `shows`),
-// never for time. The per-test limit only turns a wait that can never end (a reload that never
-// comes) into a failure well before the suite's own hang detector.
-const HANG = 180_000;
+// never for time; a wait that can never end (a reload that never comes) is the suite's hang
+// detector's (vitest.config.ts).
 const DOCS = (group: string) => ({ name: "Vault", navigation: { groups: [{ group, pages: ["index"] }] } });
 const SITE = { "docs.json": DOCS("Home"), "index.mdx": "# Home\n", "secret/plan.mdx": "# Plan\n\nEXCLUDED\n" };
 const EMPTY = (file: string) => `${file} is empty; still applying its last good ignore rules until it has content again; delete it and restart to serve without them`;
@@ -51,7 +50,7 @@ async function served(files: Record<string, string | object>) {
 
 describe("an ignore file emptied while serving keeps its last good rules", () => {
   for (const name of [".svcignore", ".mintignore"]) {
-    it(`${name} truncated, a docs.json edit while it is empty, then written again: secret/ never served between; the new rules apply`, { timeout: HANG }, async () => {
+    it(`${name} truncated, a docs.json edit while it is empty, then written again: secret/ never served between; the new rules apply`, async () => {
       const s = await served({ ...SITE, [name]: "secret/\n" });
       try {
         const before = await s.find();
@@ -79,7 +78,7 @@ describe("an ignore file emptied while serving keeps its last good rules", () =>
     ["a newline (`echo > .svcignore`)", "\n"],
     ["blank lines of spaces, tabs and CRLFs, after a byte order mark", "\uFEFF \n\t\n\r\n\n"],
   ] as const) {
-    it(`rewritten to ${label}: kept as an emptied one is; rules again apply`, { timeout: HANG }, async () => {
+    it(`rewritten to ${label}: kept as an emptied one is; rules again apply`, async () => {
       const s = await served({ ...SITE, ".svcignore": "secret/\n" });
       try {
         await s.edit(() => writeFileSync(join(s.root, ".svcignore"), blank), s.readEmpty);
@@ -96,7 +95,7 @@ describe("an ignore file emptied while serving keeps its last good rules", () =>
     });
   }
 
-  it("blank at start is no rules, as an empty one is", { timeout: HANG }, async () => {
+  it("blank at start is no rules, as an empty one is", async () => {
     const s = await served({ ...SITE, ".svcignore": "\n\n" });
     try {
       expect({ find: await s.find(), logs: s.logs }).toEqual({ find: "/index.mdx\n/secret/plan.mdx\n/skill.md\n", logs: [] });
@@ -105,7 +104,7 @@ describe("an ignore file emptied while serving keeps its last good rules", () =>
     }
   });
 
-  it("emptied, then deleted: still kept, said for each", { timeout: HANG }, async () => {
+  it("emptied, then deleted: still kept, said for each", async () => {
     const s = await served({ ...SITE, ".svcignore": "secret/\n" });
     try {
       await s.edit(() => writeFileSync(join(s.root, ".svcignore"), ""), s.readEmpty);
@@ -118,7 +117,7 @@ describe("an ignore file emptied while serving keeps its last good rules", () =>
     }
   });
 
-  it("an ignore file with content again but no rules (a comment) serves what it excluded", { timeout: HANG }, async () => {
+  it("an ignore file with content again but no rules (a comment) serves what it excluded", async () => {
     const s = await served({ ...SITE, ".svcignore": "secret/\n" });
     try {
       await s.edit(() => writeFileSync(join(s.root, ".svcignore"), ""), s.readEmpty);

@@ -3,7 +3,7 @@ import { statSync, utimesSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { serve } from "@hono/node-server";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBridge } from "../../src/bridge/bridge.js";
 import { listen } from "../../src/bridge/http-server.js";
 import { FixedWindowLimiter } from "../../src/bridge/middleware/rate-limit.js";
@@ -14,6 +14,7 @@ import { localSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessi
 import { createWebApp } from "../../src/bridge/web/web-app.js";
 import { LIMITS } from "../../src/limits.js";
 import { type Harness, startBridge } from "../bridge/harness.js";
+import { WatchedTurns } from "../helpers/watched-turns.js";
 import { writeRepo } from "../openapi/helpers.js";
 import { PNG } from "./site.js";
 
@@ -164,12 +165,12 @@ describe("media per caller", () => {
   });
 
   it("beyond those being sent, the caller's next media wait their turn; a hang-up gives its place back", async () => {
-    const turns = new MediaTurns({ sending: 1, held: 2 });
+    const turns = new WatchedTurns({ sending: 1, held: 2 });
     const get = appWith({ tags: settledTags(), turns });
     const caller = "address:203.0.113.7";
     const sending = await get("/clip.mp4");
     const waiting = get("/logo.png");
-    await vi.waitFor(() => expect(turns.heldBy(caller)).toBe(2));
+    await turns.held(caller, 2);
     expect((await get("/logo.png")).status).toBe(429);
     // The client of the first hangs up: the waiting one is sent.
     await sending.body?.cancel();
@@ -179,7 +180,7 @@ describe("media per caller", () => {
     const first = await get("/clip.mp4");
     const gone = new AbortController();
     const left = get("/logo.png", { signal: gone.signal });
-    await vi.waitFor(() => expect(turns.heldBy(caller)).toBe(2));
+    await turns.held(caller, 2);
     gone.abort();
     expect([(await left).status, turns.heldBy(caller)]).toEqual([503, 1]);
     await first.body?.cancel();
@@ -189,7 +190,7 @@ describe("media per caller", () => {
   it("over HTTP, a client that hangs up in the middle of a transfer gives its place back", async () => {
     // Larger than what the sockets' buffers hold, so that it is still being sent when the client goes.
     writeFileSync(join(root, "long.mp4"), Buffer.alloc(24 * 1024 * 1024, 7));
-    const turns = new MediaTurns({ sending: 1, held: 1 });
+    const turns = new WatchedTurns({ sending: 1, held: 1 });
     const server = serve({ fetch: webApp({ tags: settledTags(), turns }, () => "203.0.113.8").fetch, hostname: "127.0.0.1", port: 0 });
     await new Promise((resolve) => server.once("listening", resolve));
     const { port } = server.address() as { port: number };
@@ -206,7 +207,7 @@ describe("media per caller", () => {
       });
       expect([head, turns.heldBy(caller)]).toEqual(["HTTP/1.1 200 OK", 1]);
       socket.destroy();
-      await vi.waitFor(() => expect(turns.heldBy(caller)).toBe(0));
+      await turns.held(caller, 0);
       const after = await fetch(`http://127.0.0.1:${port}/logo.png`);
       expect([after.status, Buffer.from(await after.arrayBuffer()).equals(PNG)]).toEqual([200, true]);
     } finally {
@@ -218,7 +219,7 @@ describe("media per caller", () => {
     // Far more than the sockets' buffers hold: the server's writes stall once they are full.
     const size = 32 * 1024 * 1024;
     writeFileSync(join(root, "stalled.mp4"), Buffer.alloc(size, 9));
-    const turns = new MediaTurns({ sending: 1, held: 2 });
+    const turns = new WatchedTurns({ sending: 1, held: 2 });
     const bridge = createBridge({
       runtime: h.runtime,
       state: h.state,

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FixedWindowLimiter } from "../../src/bridge/middleware/rate-limit.js";
-import { MediaTurns } from "../../src/bridge/web/preview/media-turns.js";
+import type { MediaTurns } from "../../src/bridge/web/preview/media-turns.js";
 import { localSiteSessions, SiteSessions } from "../../src/bridge/web/site-sessions.js";
 import { createWebApp } from "../../src/bridge/web/web-app.js";
 import { type Harness, startBridge } from "../bridge/harness.js";
+import { WatchedTurns } from "../helpers/watched-turns.js";
 
 /**
  * The preview's searches and agent views take turns per caller (issue 25): one caller sending
@@ -32,14 +33,14 @@ const search = (n: number) => `/_svc/preview/search?query=${encodeURIComponent(`
 
 describe("preview searches per caller", () => {
   it("wait behind the caller's own (an IPv6 /64), are refused past its bound, and another caller is answered meanwhile", async () => {
-    const turns = new MediaTurns({ sending: 1, held: 2 });
+    const turns = new WatchedTurns({ sending: 1, held: 2 });
     const get = appWith(turns);
     const caller = "address:2001:db8:1:2::/64";
     // The caller's search being answered (held by the test).
     const answering = await turns.take(caller);
     if (!answering.ok) throw new Error("no place");
     const waiting = get(search(1), "2001:db8:1:2::1");
-    await vi.waitFor(() => expect(turns.heldBy(caller)).toBe(2));
+    await turns.held(caller, 2);
     const refused = await get(search(2), "2001:db8:1:2::9");
     expect([refused.status, refused.headers.get("retry-after"), refused.headers.get("cache-control"), await refused.json()]).toEqual([
       429,
