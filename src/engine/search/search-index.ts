@@ -1,3 +1,4 @@
+import { appendAll } from "../../arrays.js";
 import { type PagePlacement, type SiteConfig, scopeNames } from "../../config/site-config.js";
 import { LIMITS } from "../../limits.js";
 import type { Access } from "../../vfs/access.js";
@@ -18,7 +19,7 @@ import { InvertedIndex, type InvertedIndexState } from "./inverted-index.js";
 import { InlineArena } from "../inline-arena.js";
 import { abbreviationTable } from "./abbreviations.js";
 import { paraphraseTable } from "./paraphrases.js";
-import { translationTable } from "./translations.js";
+import { cjkTableWords, translationTable } from "./translations.js";
 import { ResolvedTerms } from "./resolved-terms.js";
 import { type QueryWord, QueryWords } from "./query-words.js";
 import { negationScopes } from "./negation.js";
@@ -1203,7 +1204,10 @@ export class SearchIndex {
       return n;
     };
     const analysed: string[] = [];
-    for (const w of words) for (const t of w.terms) analysed.push(t);
+    for (const w of words) {
+      for (const t of w.terms) analysed.push(t);
+      appendAll(analysed, this.unwrittenCjkWords(w.raw, df));
+    }
     const terms = keptTerms([...new Set(analysed.flatMap((t) => this.compoundParts(t, df) ?? [t]))], LIMITS.search.maxQueryTerms, df);
     const work = new QueryWork(LIMITS.search.maxTypoScans, LIMITS.search.maxQueryExpansions);
     if (terms.length === 0) return { terms, query: [], work };
@@ -1217,6 +1221,23 @@ export class SearchIndex {
     // A new term, not the resolved one: `resolved` keeps those for later questions.
     if (negated.size > 0) query.forEach((q, at) => negated.has(terms[at] as string) && (query[at] = { ...q, titleFactor: this.ranking.negatedTitleWeight }));
     return { terms, query, work };
+  }
+
+  /**
+   * The translation table's Chinese, Japanese and Korean words in a query word (`cjkTableWords`)
+   * that the reader's pages never write, as terms, after the word's own: each then stands in for
+   * its English words (`resolveTerms`). A word is written when the site has its term, or every
+   * term the analyzer makes of it (the segmenter cuts 密钥 as 密 + 钥 on pages as in questions):
+   * a site in the question's language answers in its own words, as before the table had them.
+   */
+  private unwrittenCjkWords(raw: string, df: (term: string) => number): string[] {
+    const out: string[] = [];
+    for (const word of cjkTableWords(raw)) {
+      const t = this.analyzer.term(word);
+      if (t === null || !this.translations.has(t) || df(t) > 0 || this.analyzer.terms(word).every((p) => df(p) > 0)) continue;
+      out.push(t);
+    }
+    return out;
   }
 
   /** The terms only the question's negations hold (`negation.ts`): none for most questions. */

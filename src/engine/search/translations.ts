@@ -1,3 +1,5 @@
+import { maxOf } from "../../arrays.js";
+
 /**
  * Common documentation words of other languages and the English words docs write for them (issue
  * 24, sixty-third round): a question in Portuguese, Spanish, French, German or Italian on a site
@@ -23,6 +25,10 @@ export interface TranslationRow {
   readonly fr?: readonly string[];
   readonly de?: readonly string[];
   readonly it?: readonly string[];
+  /** Chinese (simplified, and traditional where it differs), Japanese and Korean (`CJK_ROWS`). */
+  readonly zh?: readonly string[];
+  readonly ja?: readonly string[];
+  readonly ko?: readonly string[];
 }
 
 export const TRANSLATION_ROWS: readonly TranslationRow[] = [
@@ -127,15 +133,143 @@ export const TRANSLATION_ROWS: readonly TranslationRow[] = [
 ];
 
 /**
+ * The same for Chinese, Japanese and Korean (issue 24, sixty-fourth round): "如何安装自定义节点",
+ * "APIキーの設定" or "API 키 설정 방법" on a site written only in English shares no word with its
+ * answer either. A question in these scripts has no spaces between its words (Korean has them
+ * between phrases, the particles attached), so these words are also looked for inside the
+ * question's runs of those scripts, longest first (`cjkTableWords`): the segmenter cuts 自定义
+ * as 自 + 定义 and 密钥 as 密 + 钥, and neither half is the word. One sense in docs each; loanwords
+ * in katakana and Hangul as docs write them. A word of one syllable (키, 팀, 홈) stands in only as a
+ * whole word of the question (API 키, 키를), never inside a longer one (키워드 is "keyword"). Multi-word phrases are left out as above
+ * (문제 해결: 해결 alone is "solve"). Rows whose English word other languages write in English too
+ * (token, webhook, node) are here only: those languages need no row for them.
+ */
+export const CJK_ROWS: readonly TranslationRow[] = [
+  // Setting up.
+  { en: ["install"], zh: ["安装", "安裝"], ja: ["インストール", "導入"], ko: ["설치"] },
+  { en: ["configure", "settings"], zh: ["配置", "设置", "設置", "設定"], ja: ["設定", "構成"], ko: ["설정", "구성"] },
+  { en: ["start", "quickstart"], zh: ["开始", "開始", "快速开始", "入门", "启动"], ja: ["開始", "起動", "クイックスタート", "はじめに"], ko: ["시작", "퀵스타트"] },
+  { en: ["example"], zh: ["示例", "例子", "范例", "範例"], ja: ["サンプル", "使用例"], ko: ["예제", "예시"] },
+  { en: ["documentation"], zh: ["文档", "文檔"], ja: ["ドキュメント"], ko: ["문서"] },
+  { en: ["environment"], zh: ["环境", "環境"], ja: ["環境"], ko: ["환경"] },
+  { en: ["variable"], zh: ["变量", "變數"], ja: ["変数"], ko: ["변수"] },
+  { en: ["deploy", "deployment"], zh: ["部署"], ja: ["デプロイ"], ko: ["배포"] },
+  { en: ["publish"], zh: ["发布", "發布"], ja: ["公開"], ko: ["게시"] },
+  { en: ["host", "hosting"], zh: ["托管", "自托管", "自架"], ja: ["ホスティング"], ko: ["호스팅"] },
+  { en: ["update", "upgrade"], zh: ["更新", "升级", "升級"], ja: ["更新", "アップデート", "アップグレード"], ko: ["업데이트", "업그레이드", "갱신"] },
+  { en: ["migrate", "migration"], zh: ["迁移", "遷移"], ja: ["移行"], ko: ["마이그레이션"] },
+  // Accounts and access.
+  { en: ["authentication", "authenticate"], zh: ["认证", "認證", "身份验证", "鉴权"], ja: ["認証"], ko: ["인증"] },
+  { en: ["login", "sign"], zh: ["登录", "登入"], ja: ["ログイン", "サインイン"], ko: ["로그인"] },
+  { en: ["key"], zh: ["密钥", "金鑰"], ja: ["キー"], ko: ["키"] },
+  { en: ["token"], zh: ["令牌"], ja: ["トークン"], ko: ["토큰"] },
+  { en: ["password"], zh: ["密码", "密碼"], ja: ["パスワード"], ko: ["비밀번호", "패스워드"] },
+  { en: ["user"], zh: ["用户", "用戶", "使用者"], ja: ["ユーザー", "ユーザ"], ko: ["사용자", "유저"] },
+  { en: ["account"], zh: ["账户", "账号", "帳戶", "帳號"], ja: ["アカウント"], ko: ["계정"] },
+  { en: ["permission", "role"], zh: ["权限", "權限", "角色"], ja: ["権限", "ロール"], ko: ["권한", "역할"] },
+  { en: ["team", "member"], zh: ["团队", "團隊", "成员", "成員"], ja: ["チーム", "メンバー"], ko: ["팀", "멤버"] },
+  { en: ["organization"], zh: ["组织", "組織"], ja: ["組織"], ko: ["조직"] },
+  { en: ["security"], zh: ["安全"], ja: ["セキュリティ"], ko: ["보안"] },
+  { en: ["privacy"], zh: ["隐私", "隱私"], ja: ["プライバシー"], ko: ["개인정보"] },
+  // Requests, errors and limits.
+  { en: ["request"], zh: ["请求"], ja: ["リクエスト"], ko: ["요청"] },
+  { en: ["response"], zh: ["响应", "回應"], ja: ["レスポンス", "応答"], ko: ["응답"] },
+  { en: ["error"], zh: ["错误", "錯誤", "报错"], ja: ["エラー"], ko: ["오류", "에러"] },
+  { en: ["limit"], zh: ["限制"], ja: ["制限", "上限"], ko: ["제한"] },
+  { en: ["retry"], zh: ["重试", "重試"], ja: ["再試行", "リトライ"], ko: ["재시도"] },
+  { en: ["debug", "troubleshoot"], zh: ["调试", "調試", "故障排除", "排查"], ja: ["デバッグ", "トラブルシューティング"], ko: ["디버그", "디버깅", "트러블슈팅"] },
+  { en: ["log"], zh: ["日志", "日誌"], ja: ["ログ"], ko: ["로그"] },
+  { en: ["test"], zh: ["测试", "測試"], ja: ["テスト"], ko: ["테스트"] },
+  { en: ["parameter"], zh: ["参数", "參數"], ja: ["パラメータ", "パラメーター"], ko: ["매개변수", "파라미터"] },
+  { en: ["field"], zh: ["字段", "欄位"], ja: ["フィールド"], ko: ["필드"] },
+  { en: ["header"], zh: ["标头", "请求头"], ja: ["ヘッダー", "ヘッダ"], ko: ["헤더"] },
+  { en: ["webhook"], ja: ["ウェブフック"], ko: ["웹훅"] },
+  // Data, files and storage.
+  { en: ["data"], zh: ["数据", "資料"], ja: ["データ"], ko: ["데이터"] },
+  { en: ["file"], zh: ["文件", "檔案"], ja: ["ファイル"], ko: ["파일"] },
+  { en: ["upload"], zh: ["上传", "上傳"], ja: ["アップロード"], ko: ["업로드"] },
+  { en: ["download"], zh: ["下载", "下載"], ja: ["ダウンロード"], ko: ["다운로드"] },
+  { en: ["export"], zh: ["导出", "匯出"], ja: ["エクスポート"], ko: ["내보내기"] },
+  { en: ["import"], zh: ["导入", "匯入"], ja: ["インポート"], ko: ["가져오기"] },
+  { en: ["save", "store"], zh: ["保存", "儲存"], ja: ["保存"], ko: ["저장"] },
+  { en: ["storage"], zh: ["存储"], ja: ["ストレージ"], ko: ["스토리지"] },
+  { en: ["memory"], zh: ["内存", "记忆", "記憶"], ja: ["メモリ", "メモリー"], ko: ["메모리"] },
+  { en: ["search"], zh: ["搜索", "检索", "搜尋"], ja: ["検索"], ko: ["검색"] },
+  { en: ["index"], zh: ["索引"], ja: ["インデックス"], ko: ["인덱스"] },
+  // Not key: キーワード and 키워드 hold キー and 키.
+  { en: ["keyword"], zh: ["关键词", "關鍵字"], ja: ["キーワード"], ko: ["키워드"] },
+  { en: ["function"], zh: ["函数", "函數"], ja: ["関数"], ko: ["함수"] },
+  { en: ["create"], zh: ["创建", "建立", "新建"], ja: ["作成"], ko: ["생성", "만들기"] },
+  { en: ["delete", "remove"], zh: ["删除", "刪除"], ja: ["削除"], ko: ["삭제"] },
+  { en: ["change", "edit"], zh: ["修改", "更改", "编辑", "編輯"], ja: ["変更", "編集"], ko: ["변경", "수정", "편집"] },
+  { en: ["enable"], zh: ["启用", "啟用", "开启"], ja: ["有効化"], ko: ["활성화"] },
+  { en: ["disable"], zh: ["禁用", "停用"], ja: ["無効化"], ko: ["비활성화"] },
+  { en: ["use", "usage"], zh: ["使用", "用法"], ja: ["使用", "使い方", "利用"], ko: ["사용", "사용법"] },
+  { en: ["template"], zh: ["模板", "範本"], ja: ["テンプレート"], ko: ["템플릿"] },
+  { en: ["model"], zh: ["模型"], ja: ["モデル"], ko: ["모델"] },
+  { en: ["workflow", "flow"], zh: ["工作流", "流程"], ja: ["ワークフロー", "フロー"], ko: ["워크플로", "워크플로우"] },
+  { en: ["node"], zh: ["节点", "節點"], ja: ["ノード"], ko: ["노드"] },
+  { en: ["agent"], ja: ["エージェント"], ko: ["에이전트"] },
+  { en: ["tool"], zh: ["工具"], ja: ["ツール"], ko: ["도구"] },
+  { en: ["server"], zh: ["服务器", "伺服器"], ja: ["サーバー", "サーバ"], ko: ["서버"] },
+  { en: ["database"], zh: ["数据库", "資料庫"], ja: ["データベース"], ko: ["데이터베이스"] },
+  { en: ["version"], zh: ["版本"], ja: ["バージョン"], ko: ["버전"] },
+  { en: ["cache"], zh: ["缓存", "快取"], ja: ["キャッシュ"], ko: ["캐시"] },
+  { en: ["plugin", "extension"], zh: ["插件", "扩展", "擴充"], ja: ["プラグイン", "拡張機能"], ko: ["플러그인", "확장"] },
+  { en: ["stream", "streaming"], zh: ["流式"], ja: ["ストリーミング"], ko: ["스트리밍"] },
+  // Integrations, messages and events.
+  { en: ["connect", "connection"], zh: ["连接", "連接"], ja: ["接続"], ko: ["연결"] },
+  { en: ["integration"], zh: ["集成", "整合"], ja: ["統合", "連携"], ko: ["통합", "연동"] },
+  { en: ["send"], zh: ["发送", "發送"], ja: ["送信"], ko: ["발송", "전송", "보내기"] },
+  { en: ["receive"], zh: ["接收"], ja: ["受信"], ko: ["수신"] },
+  { en: ["message"], zh: ["消息", "訊息"], ja: ["メッセージ"], ko: ["메시지"] },
+  { en: ["event"], zh: ["事件"], ja: ["イベント"], ko: ["이벤트"] },
+  { en: ["notification"], zh: ["通知"], ja: ["通知"], ko: ["알림"] },
+  { en: ["conversation", "chat"], zh: ["对话", "對話", "会话", "聊天"], ja: ["会話", "チャット"], ko: ["대화", "채팅"] },
+  { en: ["call"], zh: ["通话", "呼叫", "调用"], ja: ["通話", "呼び出し"], ko: ["통화", "호출"] },
+  { en: ["inbound", "incoming"], zh: ["呼入", "来电"], ja: ["着信"], ko: ["인바운드"] },
+  { en: ["outbound", "outgoing"], zh: ["呼出", "外呼"], ja: ["発信"], ko: ["발신", "아웃바운드"] },
+  { en: ["phone"], zh: ["电话", "電話", "手机"], ja: ["電話"], ko: ["전화"] },
+  { en: ["number"], zh: ["号码", "號碼"], ja: ["番号"], ko: ["번호"] },
+  { en: ["voice"], zh: ["语音", "語音"], ja: ["音声"], ko: ["음성"] },
+  { en: ["record", "recording"], zh: ["录音", "录制", "錄音"], ja: ["録音", "録画"], ko: ["녹음", "녹화"] },
+  { en: ["transcription", "transcribe"], zh: ["转录", "转写"], ja: ["文字起こし", "書き起こし"], ko: ["전사"] },
+  { en: ["language", "translate"], zh: ["语言", "語言", "翻译", "翻譯"], ja: ["言語", "翻訳"], ko: ["언어", "번역"] },
+  { en: ["image"], zh: ["图片", "图像", "圖片"], ja: ["画像"], ko: ["이미지"] },
+  { en: ["group"], zh: ["分组", "群组"], ja: ["グループ"], ko: ["그룹"] },
+  { en: ["customer"], zh: ["客户", "客戶"], ja: ["顧客"], ko: ["고객"] },
+  { en: ["contact"], zh: ["联系人", "聯絡人"], ja: ["連絡先"], ko: ["연락처"] },
+  // Screens and pages.
+  { en: ["dashboard"], zh: ["仪表板", "仪表盘", "控制台"], ja: ["ダッシュボード"], ko: ["대시보드"] },
+  { en: ["home"], zh: ["首页", "主页"], ja: ["ホーム"], ko: ["홈"] },
+  { en: ["screen"], zh: ["屏幕", "螢幕"], ja: ["画面"], ko: ["화면"] },
+  { en: ["page"], zh: ["页面", "頁面"], ja: ["ページ"], ko: ["페이지"] },
+  { en: ["shortcut", "keyboard"], zh: ["快捷键", "键盘", "快捷鍵", "鍵盤"], ja: ["ショートカット", "キーボード"], ko: ["단축키", "키보드"] },
+  { en: ["domain"], zh: ["域名", "網域"], ja: ["ドメイン"], ko: ["도메인"] },
+  { en: ["custom"], zh: ["自定义", "自訂"], ja: ["カスタム"], ko: ["커스텀"] },
+  { en: ["redirect"], zh: ["重定向"], ja: ["リダイレクト"], ko: ["리디렉션", "리다이렉트"] },
+  { en: ["schedule"], zh: ["定时", "调度", "排程"], ja: ["スケジュール"], ko: ["스케줄", "예약"] },
+  { en: ["performance", "speed"], zh: ["性能", "速度"], ja: ["パフォーマンス", "性能"], ko: ["성능", "속도"] },
+  // Money.
+  { en: ["pricing", "price", "cost"], zh: ["价格", "價格", "定价", "费用", "費用"], ja: ["料金", "価格"], ko: ["가격", "요금", "비용"] },
+  { en: ["billing", "invoice"], zh: ["账单", "帳單", "计费", "发票"], ja: ["請求書"], ko: ["청구", "청구서"] },
+  { en: ["payment", "pay"], zh: ["支付", "付款"], ja: ["支払い", "決済"], ko: ["결제", "지불"] },
+  { en: ["subscription"], zh: ["订阅", "訂閱"], ja: ["サブスクリプション"], ko: ["구독"] },
+  { en: ["refund"], zh: ["退款"], ja: ["返金"], ko: ["환불"] },
+  { en: ["balance", "credit"], zh: ["余额", "餘額", "积分", "额度"], ja: ["残高", "クレジット"], ko: ["잔액", "크레딧"] },
+  { en: ["plan"], zh: ["套餐"], ja: ["プラン"], ko: ["플랜", "요금제"] },
+];
+
+/**
  * Each other-language word's English stand-ins, as index terms (`term` is the analyzer's, so
  * `instalação` is looked up as the form it is indexed under). A word that is a stop word, or whose
  * term is one of its own stand-ins, stands in for nothing.
  */
-export function translationTable(term: (word: string) => string | null, rows: readonly TranslationRow[] = TRANSLATION_ROWS): ReadonlyMap<string, readonly string[]> {
+export function translationTable(term: (word: string) => string | null, rows: readonly TranslationRow[] = [...TRANSLATION_ROWS, ...CJK_ROWS]): ReadonlyMap<string, readonly string[]> {
   const out = new Map<string, string[]>();
   for (const row of rows) {
     const en = [...new Set(row.en.map(term).filter((t): t is string => t !== null))];
-    for (const words of [row.pt, row.es, row.fr, row.de, row.it]) {
+    for (const words of [row.pt, row.es, row.fr, row.de, row.it, row.zh, row.ja, row.ko]) {
       for (const word of words ?? []) {
         const t = term(word);
         if (t === null || en.includes(t)) continue;
@@ -144,4 +278,32 @@ export function translationTable(term: (word: string) => string | null, rows: re
     }
   }
   return out;
+}
+
+/** Han, kana and Hangul runs of a question (as the tokenizer's `CJK_RE`). */
+const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc\uff70]{2,}/gu;
+
+/** `CJK_ROWS`' words of two characters or more, the ones looked for inside a run. */
+const CJK_WORDS: ReadonlySet<string> = new Set(CJK_ROWS.flatMap((r) => [...(r.zh ?? []), ...(r.ja ?? []), ...(r.ko ?? [])]).filter((w) => [...w].length >= 2));
+const LONGEST_CJK_WORD = maxOf([...CJK_WORDS].map((w) => w.length));
+
+/**
+ * The table's words written in a question's runs of Han, kana or Hangul, leftmost and longest
+ * first, each once: 如何安装自定义节点 holds 安装, 自定义 and 节点; 비활성화 is disable, not enable
+ * (활성화). What the tokenizer's terms miss (自 + 定义) is found so; what they hold is found twice,
+ * which the caller's set of terms folds.
+ */
+export function cjkTableWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(CJK_RUN_RE)) {
+    const run = m[0];
+    let i = 0;
+    while (i < run.length) {
+      let found = 0;
+      for (let n = Math.min(LONGEST_CJK_WORD, run.length - i); n >= 2 && found === 0; n--) if (CJK_WORDS.has(run.slice(i, i + n))) found = n;
+      if (found > 0) out.add(run.slice(i, i + found));
+      i += found > 0 ? found : 1;
+    }
+  }
+  return [...out];
 }
