@@ -55,12 +55,55 @@ export function foldKey(key: string): string {
   return decomposed.toLowerCase().normalize("NFKD").replace(DROPPED, "");
 }
 
+/**
+ * Rule keys a misspelling of which (`grups`, `groupes`, `gruops`, `goups`, `groupss`; `metdata`)
+ * is read as the key: words, which authors mistype and no real key lies near. Not `x-svc` or
+ * `x-mint`: short, among the many `x-` extensions real specs write (`x-sdk` is two edits from
+ * `x-svc`), which would be read as rules.
+ */
+const TYPO_KEYS: ReadonlySet<string> = new Set(["groups", "metadata"]);
+
+/** Edits (a letter added, dropped, changed, or two swapped) at most that make a misspelling. */
+const MAX_TYPO_EDITS = 2;
+
+/**
+ * Keys that are never a misspelling of a rule key, whatever their distance: the page keys
+ * `readPageMeta` reads and those of the platform's front matter (its documentation's list).
+ * None is within two edits of `groups` or `metadata` now; the list keeps it so as keys are added.
+ */
+const KNOWN_KEYS: ReadonlySet<string> = new Set([
+  "title", "description", "icon", "icontype", "mode", "sidebartitle", "tag", "api", "openapi", "openapi-schema", "asyncapi", "url",
+  "hidden", "noindex", "keywords", "public", "playground", "version", "deprecated", "section", "order", "layout", "og:title",
+  "og:description", "og:image", "twitter:title", "twitter:description", "twitter:image", "robots", "canonical", "lang",
+]);
+
 /** The rule key among `names` that `key` is a near miss of, if any (`undefined` for an exact one). */
 export function lookalikeOf(key: string, names: readonly string[]): string | undefined {
   if (names.includes(key)) return undefined;
   const folded = foldKey(key);
   const name = NEAR_MISSES[folded] ?? folded;
-  return names.includes(name) ? name : undefined;
+  if (names.includes(name)) return name;
+  if (KNOWN_KEYS.has(folded)) return undefined;
+  return names.find((n) => TYPO_KEYS.has(n) && editDistanceAtMost(folded, n, MAX_TYPO_EDITS));
+}
+
+/** Whether `a` is at most `max` edits from `b` (optimal string alignment: a swap of neighbours is one edit). */
+function editDistanceAtMost(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (prev2[j - 2] as number) + 1);
+      row.push(d);
+    }
+    prev2 = prev;
+    prev = row;
+  }
+  return (prev[b.length] as number) <= max;
 }
 
 /** The own keys of `node` that are near misses of one of `names` (`lookalikeOf`), in order. */

@@ -182,6 +182,9 @@ describe("the names of servers and security schemes a stray rule restricts", () 
         "    Cat: {type: object}",
         "  securitySchemes:",
         "    PubKey: {type: apiKey, in: header, name: X-Pub}",
+        // The document's only requirement went: its operations that say nothing of their own
+        // require authentication not shown (`security-not-shown.test.ts`).
+        'x-svc-security: "required (not shown)"',
         "",
       ].join("\n"),
     );
@@ -217,6 +220,7 @@ describe("the names of servers and security schemes a stray rule restricts", () 
         "    type: apiKey",
         "    in: header",
         "    name: X-Pub",
+        "x-svc-security: required (not shown)",
         "",
       ].join("\n"),
     );
@@ -243,7 +247,7 @@ describe("the names of servers and security schemes a stray rule restricts", () 
     );
   });
 
-  it("AsyncAPI 3: the references go (as before)", async () => {
+  it("AsyncAPI 3: the references go (as before); a list left with none says authentication is required", async () => {
     expect(await run(ANONYMOUS, "cat /a3.yaml")).toBe(
       [
         "asyncapi: 3.0.0",
@@ -262,6 +266,7 @@ describe("the names of servers and security schemes a stray rule restricts", () 
         "  recv:",
         "    action: receive",
         "    channel: {$ref: '#/channels/a'}",
+        '    x-svc-security: "required (not shown)"',
         "components:",
         "  securitySchemes:",
         "    PubKey: {type: httpApiKey, in: header, name: X-Pub}",

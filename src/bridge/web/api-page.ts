@@ -1,5 +1,6 @@
 import type { AsyncChannel, AsyncSpec } from "../../config/asyncapi/model.js";
 import { bindingsLine, channelServers, listEntries, listText, NAMES_SHARE } from "../../config/asyncapi/channel-lines.js";
+import { appendAll } from "../../arrays.js";
 import { inlineCode } from "../../config/openapi/inline-code.js";
 import type { ApiSettings } from "../../config/openapi/api-settings.js";
 import { exampleRequest, generatedExamples } from "../../config/openapi/code-examples.js";
@@ -279,14 +280,26 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
   if (bindings !== undefined) out.push(`<p class="meta">${codeSpans(bindings)}</p>`);
   if (ch.parameters.length > 0) {
     out.push(`<h2>Parameters</h2>`, `<dl class="fields">`);
-    for (const p of ch.parameters) if (nodes.takeEntry(p.name)) out.push(fieldHtml({ name: p.name, type: fieldOf(p.schema ?? {}, nodes)?.type ?? "string", required: true, deprecated: false, ...(p.description !== undefined ? { description: p.description } : {}), notes: [] }, "path", p.name, "", md));
+    let written = 0;
+    for (const p of ch.parameters) {
+      // Charged in the MDX page's order (`channelParameterLine`, then the entry), so that both
+      // pages cut the list at the same entry and count the same rest.
+      const type = p.schema !== undefined ? fieldOf(p.schema, nodes)?.type : "any";
+      const description = p.description !== undefined && nodes.takeText(p.description, "descriptions") ? p.description : undefined;
+      if (!nodes.takeEntry(p.name)) break;
+      written++;
+      out.push(fieldHtml({ name: p.name, type: type ?? "string", required: true, deprecated: false, ...(description !== undefined ? { description } : {}), notes: [] }, "path", p.name, "", md));
+    }
     out.push(`</dl>`);
+    appendAll(out, moreHtml(ch.parameters.length - written));
   }
   const operations = channelPageOperations(ch);
   if (operations.length > 0) {
     out.push(`<h2>Operations</h2>`);
+    let written = 0;
     for (const op of operations) {
       if (!nodes.takeEntry(op.id)) break;
+      written++;
       out.push(`<h3><span class="method m-${esc(op.action.toLowerCase())}">${esc(op.action.toUpperCase())}</span>${op.unnamed === true ? "" : ` ${esc(op.id)}`}</h3>`);
       if (op.summary !== undefined && nodes.takeText(op.summary, "descriptions")) out.push(prose(op.summary));
       if (op.description !== undefined && nodes.takeText(op.description, "descriptions")) out.push(prose(op.description));
@@ -294,12 +307,15 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
       if (opBindings !== undefined) out.push(`<p class="meta">${codeSpans(opBindings)}</p>`);
       if (op.messages.length > 0) out.push(`<p class="meta">Messages: ${codeSpans(listText(listEntries(op.messages, (m) => inlineCode(m.name), nodes, NAMES_SHARE)))}</p>`);
     }
+    appendAll(out, moreHtml(operations.length - written));
   }
   const messages = channelPageMessages(spec, ch);
   if (messages.length > 0) {
     out.push(`<h2>Messages</h2>`);
+    let written = 0;
     for (const m of messages) {
       if (!nodes.takeEntry(m.title ?? m.name)) break;
+      written++;
       out.push(`<h3>${esc(m.title ?? m.name)}</h3>`);
       if (m.summary !== undefined && nodes.takeText(m.summary, "descriptions")) out.push(prose(m.summary));
       if (m.description !== undefined && nodes.takeText(m.description, "descriptions")) out.push(prose(m.description));
@@ -311,11 +327,20 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
       const example = m.examples[0]?.value ?? (m.payload !== undefined ? exampleValue(m.payload, { prefill: true, requiredOnly: false }, nodes) : undefined);
       if (example !== undefined) out.push(codeBlock("Example", JSON.stringify(nodes.data(example), null, 2) ?? "null"));
     }
+    appendAll(out, moreHtml(messages.length - written));
   }
   out.push(`</article>`);
   const cut = cutAt(nodes);
   if (cut !== undefined) out.splice(3, 0, cutNoteHtml(cut));
   return out.join("\n");
+}
+
+/**
+ * How many entries of a list the page's budget left out, as the MDX page says it (`listText`):
+ * before, the HTML page ended such a list as if it were whole (security row 212).
+ */
+function moreHtml(more: number): string[] {
+  return more > 0 ? [`<p class="meta more">${esc(listText({ shown: [], more }))}</p>`] : [];
 }
 
 /**

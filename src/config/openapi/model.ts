@@ -91,6 +91,8 @@ export interface ApiOperation {
   readonly responses: readonly ApiResponse[];
   /** Alternatives (any one suffices); each alternative needs all of its schemes. */
   readonly security: readonly (readonly ApiAuth[])[];
+  /** Authentication is required by schemes left out of this copy of the spec (`security-not-shown.ts`); `security` is then empty. */
+  readonly securityNotShown?: true;
   /** Base URLs, operation-level servers first, variables filled with their defaults. */
   readonly servers: readonly string[];
   /** `x-hidden: true`: a page exists, but generated navigation leaves it out. */

@@ -16,6 +16,7 @@ import { pointerSegment, type SchemaProblem } from "./validate-openapi.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
 import { lookalikeKeys } from "../rule-key-fold.js";
 import { codeSamplesKey, readCodeSamples, readFlag } from "./operation-extensions.js";
+import { securityNotShown } from "./security-not-shown.js";
 
 type Obj = Record<string, unknown>;
 
@@ -35,6 +36,7 @@ export function readOperations(doc: Obj, problems: readonly SchemaProblem[], loc
   const docServers = readServers(doc.servers);
   const schemes = isObj(doc.components) && isObj(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   const docSecurity = doc.security;
+  const docSecurityNotShown = securityNotShown(doc);
   const out: ApiOperation[] = [];
   const paths = isObj(doc.paths) ? doc.paths : {};
   for (const [path, item] of Object.entries(paths)) {
@@ -56,6 +58,7 @@ export function readOperations(doc: Obj, problems: readonly SchemaProblem[], loc
           docServers,
           schemes,
           docSecurity,
+          docSecurityNotShown,
         }),
       );
     }
@@ -81,6 +84,7 @@ export function readOperations(doc: Obj, problems: readonly SchemaProblem[], loc
           docServers: [],
           schemes,
           docSecurity: undefined,
+          docSecurityNotShown: false,
         }),
       );
       break; // one page per webhook: the first method it declares
@@ -120,6 +124,8 @@ interface OpInput {
   docServers: string[];
   schemes: Obj;
   docSecurity: unknown;
+  /** The document's `security` named only schemes this copy leaves out (`security-not-shown.ts`). */
+  docSecurityNotShown: boolean;
 }
 
 function readOperation(i: OpInput): ApiOperation {
@@ -152,6 +158,7 @@ function readOperation(i: OpInput): ApiOperation {
     ...(requestBody !== undefined ? { requestBody } : {}),
     responses: readResponses(op.responses),
     security: readSecurity(op.security !== undefined ? op.security : i.docSecurity, i.schemes),
+    ...(securityNotShown(op) || (op.security === undefined && i.docSecurityNotShown) ? { securityNotShown: true as const } : {}),
     servers: servers.length > 0 ? servers : itemServers.length > 0 ? itemServers : i.docServers,
     // `x-mint.metadata.hidden` is the page's front matter `hidden`: out of navigation as `x-hidden`.
     // A string "true"/"yes" reads as true (`readFlag`), with a warning (`operationExtensionWarnings`).

@@ -1,6 +1,7 @@
 import { HTTP_METHODS } from "./model.js";
 import { appendAll } from "../../arrays.js";
 import { namesOfRemoved } from "./names-of-removed.js";
+import { markSecurityNotShown } from "./security-not-shown.js";
 
 /**
  * What one reader's copy of an API description leaves out. Given the parts that reader may not
@@ -30,6 +31,12 @@ export type Segments = readonly (string | number)[];
 export interface SpecPrune {
   /** Members to delete, none inside another; sequence indices are the original ones. */
   readonly deletions: readonly Segments[];
+  /**
+   * Those of `deletions` that are `security` lists every requirement of which named a removed
+   * scheme: the value writes each as the marker of `security-not-shown.ts` (neither public nor
+   * inheriting the document's), and so must the text.
+   */
+  readonly notShown: readonly Segments[];
   /** The document without them (shares untouched subtrees with the input). */
   readonly value: Obj;
 }
@@ -377,7 +384,11 @@ class Pruner {
     this.removeRefsIntoRemoved();
     if (this.deleted.size > before) this.collapseEmptied();
     const deletions = outermost([...this.deleted.values()]);
-    return { deletions, value: applyDeletions(this.doc, deletions) as Obj };
+    // Only the collapse deletes a whole `security` list: every entry of it went.
+    const notShown = deletions.filter((d) => d.at(-1) === "security" && Array.isArray(this.at(d)) && (this.at(d) as unknown[]).length > 0 && isObj(this.at(d.slice(0, -1))));
+    const value = applyDeletions(this.doc, deletions) as Obj;
+    markSecurityNotShown(value, notShown);
+    return { deletions, notShown, value };
   }
 
   private collapseEmptied(): void {

@@ -3,6 +3,7 @@ import { cutMembers } from "../text-cut/cut-members.js";
 import { UnsupportedSource } from "../text-cut/source-nodes.js";
 import { parseDocument } from "./parse-document.js";
 import { pruneSpec, type Segments } from "./prune-spec.js";
+import { SECURITY_NOT_SHOWN_KEY, SECURITY_NOT_SHOWN_VALUE } from "./security-not-shown.js";
 
 /**
  * A spec file's text without `parts` (and what only they used, see `pruneSpec`), written as the
@@ -15,12 +16,13 @@ import { pruneSpec, type Segments } from "./prune-spec.js";
 export function prunedSpecText(text: string, document: Record<string, unknown>, parts: readonly Segments[]): string {
   const plan = pruneSpec(document, parts);
   if (plan.deletions.length === 0) return text;
+  const replace = plan.notShown.map((at) => ({ at, key: SECURITY_NOT_SHOWN_KEY, value: JSON.stringify(SECURITY_NOT_SHOWN_VALUE) }));
   try {
-    const cut = cutMembers(text, plan.deletions);
+    const cut = cutMembers(text, plan.deletions, { replace });
     if (readsBack(cut, plan.value)) return cut;
     // The blank lines above a last member removed go with it, unless they were a kept value's
     // (a `|+` block scalar ending just above): then the cut that leaves them reads back right.
-    const leavingBlankLines = cutMembers(text, plan.deletions, { blankLinesAboveLast: false });
+    const leavingBlankLines = cutMembers(text, plan.deletions, { blankLinesAboveLast: false, replace });
     if (leavingBlankLines !== cut && readsBack(leavingBlankLines, plan.value)) return leavingBlankLines;
   } catch (error) {
     if (!(error instanceof UnsupportedSource)) throw error;

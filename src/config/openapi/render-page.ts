@@ -13,6 +13,7 @@ import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
 import { type CutPart, pageSchemaBudget, SchemaBudget } from "./schema-budget.js";
 import { appendAll } from "../../arrays.js";
 import { anchorLink, fencedCode, headingText, inlineCode, shellWord } from "./inline-code.js";
+import { SECURITY_NOT_SHOWN_VALUE } from "./security-not-shown.js";
 
 /** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
 export interface ParameterAnchor {
@@ -375,6 +376,7 @@ function fieldLines(c: ApiContent, anchorOf: (f: SchemaField) => string | undefi
 }
 
 function describeAuth(op: ApiOperation): string | undefined {
+  if (op.securityNotShown === true) return SECURITY_NOT_SHOWN_VALUE;
   if (op.security.length === 0) return undefined;
   return op.security.map((alt) => (alt.length === 0 ? "none" : alt.map(authLabel).join(" and "))).join(", or ");
 }

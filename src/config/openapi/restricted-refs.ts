@@ -10,6 +10,7 @@ import { lookalikeKeys } from "../rule-key-fold.js";
 import { EXTENSION_KEYS } from "./operations.js";
 import { nearMissWarnings } from "./near-miss-rule.js";
 import { namesOfRemoved } from "./names-of-removed.js";
+import { emptiedSecurityLists, markSecurityNotShown } from "./security-not-shown.js";
 
 /**
  * What a spec's restricted parts (`x-svc`/`x-mint` `metadata.groups` on an operation, webhook or
@@ -64,7 +65,12 @@ export function cutRefsIntoRestricted(document: Record<string, unknown>, kind: "
   const naming = { asyncapi: kind === "asyncapi", asyncV2: kind === "asyncapi" && String(document.asyncapi).startsWith("2"), swagger2: false };
   const cut = [...holders, ...fromPublic, ...strayParts, ...namesOfRemoved(document, strayParts, naming, new Set(strayParts.map((p) => valueAt(document, p))))];
   if (cut.length === 0) return { document, warnings, stray };
-  return { document: applyDeletions(document, cut) as Record<string, unknown>, warnings, stray };
+  // A `security` list that loses every requirement says so (`security-not-shown.ts`): left
+  // empty it would read as public, gone as the document's.
+  const notShown = emptiedSecurityLists(document, cut);
+  const value = applyDeletions(document, [...cut, ...notShown]) as Record<string, unknown>;
+  markSecurityNotShown(value, notShown);
+  return { document: value, warnings, stray };
 }
 
 /** `$ref`s inside a part marked `public: true` into a part that is not (`skip`: restricted parts, not entered). */

@@ -14,6 +14,19 @@ export interface CutOptions {
    * scalar keeps its trailing blank lines), which the caller finds by reading the cut back.
    */
   readonly blankLinesAboveLast?: boolean;
+  /**
+   * Members written again as another member in their place rather than cut (each place among
+   * `deletions` too): a `security` list emptied for one reader becomes a marker saying so
+   * (`security-not-shown.ts`). The value is a JSON literal, which reads the same in YAML.
+   */
+  readonly replace?: readonly MemberReplacement[];
+}
+
+/** A member written as `key: value` in place of the one at `at`. */
+export interface MemberReplacement {
+  readonly at: Segments;
+  readonly key: string;
+  readonly value: string;
 }
 
 /**
@@ -28,7 +41,14 @@ export function cutMembers(text: string, deletions: readonly Segments[], options
   const body = text.trimStart();
   const root = body.startsWith("{") ? flowCollection(text, text.length - body.length, false) : yamlRoot(text);
   const byParent = new Map<string, { parent: Segments; keys: Set<string | number> }>();
+  const replaced = new Map<string, MemberReplacement>((options.replace ?? []).map((r) => [JSON.stringify(r.at), r]));
+  const edits: TextEdit[] = [];
   for (const d of deletions) {
+    const replacement = replaced.get(JSON.stringify(d));
+    if (replacement !== undefined) {
+      edits.push(replaceMember(text, locate(root, d.slice(0, -1)), replacement));
+      continue;
+    }
     if (d.length === 0) throw new UnsupportedSource("cannot delete the document");
     const parent = d.slice(0, -1);
     const id = JSON.stringify(parent);
@@ -39,7 +59,6 @@ export function cutMembers(text: string, deletions: readonly Segments[], options
     }
     entry.keys.add(d[d.length - 1] as string | number);
   }
-  const edits: TextEdit[] = [];
   for (const { parent, keys } of byParent.values()) appendAll(edits, removeMembers(text, locate(root, parent), keys, options.blankLinesAboveLast ?? true));
   return applyEdits(text, edits);
 }
@@ -97,6 +116,22 @@ function removeMembers(text: string, node: SourceCollection, keys: ReadonlySet<s
     i = j;
   }
   return edits;
+}
+
+/**
+ * The edit writing `r` in place of its member: the member's lines (its comments too, which may
+ * name what it held) for a block member, its key through its value in a flow collection; the
+ * blank lines after a block member stay.
+ */
+function replaceMember(text: string, node: SourceCollection, r: MemberReplacement): TextEdit {
+  const name = r.at[r.at.length - 1];
+  const m = node.kind === "map" ? node.members.findLast((x) => x.key === String(name)) : undefined;
+  if (m === undefined) throw new UnsupportedSource(`no member ${JSON.stringify(name)} to replace`);
+  if (node.style === "flow") return { start: m.start, end: m.end, text: `${JSON.stringify(r.key)}: ${r.value}` };
+  const indent = text.slice(text.lastIndexOf("\n", m.at - 1) + 1, m.at);
+  if (!m.cuttable || !/^[ \t]*$/.test(indent)) throw new UnsupportedSource(`cannot replace ${JSON.stringify(name)} alone`);
+  const trailing = /\r?\n(?:[ \t]*\r?\n)*$/.exec(text.slice(m.at, m.end))?.[0] ?? "";
+  return { start: m.start, end: m.end, text: `${indent}${r.key}: ${r.value}${trailing}` };
 }
 
 /** The start of the blank lines (spaces and tabs only) just above the line starting at `lineStart`. */
