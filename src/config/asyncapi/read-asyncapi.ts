@@ -1,11 +1,13 @@
-import type { ApiExample, ApiExtension, JsonSchema } from "../openapi/model.js";
+import type { ApiExtension, JsonSchema } from "../openapi/model.js";
 import { readPageMeta } from "../page-meta.js";
 import { readExtension } from "../openapi/operations.js";
 import { pointerSegment } from "../openapi/validate-openapi.js";
 import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncServer, AsyncServerVariable, AsyncSpec } from "./model.js";
 import { appendAll } from "../../arrays.js";
 import { asyncOperationRule, followInternal } from "./async-parts.js";
-import { v2MessageName, withTraits } from "./async-traits.js";
+import { withTraits } from "./async-traits.js";
+import { readMessage } from "./async-message.js";
+import { V2Messages, type V2MessageList } from "./v2-messages.js";
 import { refSegments, type Segments } from "../openapi/prune-spec.js";
 import { readFlag } from "../openapi/operation-extensions.js";
 
@@ -209,6 +211,7 @@ function carried(op: Obj, ch: Obj, byObject: ReadonlyMap<Obj, AsyncMessage[]>): 
 function readV2(doc: Obj, asWritten: Obj): AsyncChannel[] {
   const channels = isObj(doc.channels) ? doc.channels : {};
   const writtenChannels = isObj(asWritten.channels) ? asWritten.channels : {};
+  const messages = new V2Messages(asWritten);
   const out: AsyncChannel[] = [];
   for (const [id, ch] of Object.entries(channels)) {
     if (!isObj(ch)) continue;
@@ -216,58 +219,47 @@ function readV2(doc: Obj, asWritten: Obj): AsyncChannel[] {
     // One entry per message object: a message both operations carry (a `$ref` to one
     // component) is listed once under Messages, and both name it. Operations without a rule
     // read theirs first, so a message an open operation shares with a restricted one is never
-    // called by the restricted one's name (`v2MessageName`).
-    const read = new Map<Obj, AsyncMessage>();
+    // called by the restricted one's name (`v2MessageName`). The first operation's list is the
+    // spec's (`V2Messages`: read once however many channels carry it); a second reads on from it.
     const written = (["publish", "subscribe"] as const).flatMap((action) => (isObj(ch[action]) ? [{ action, op: ch[action] as Obj }] : []));
-    const carried = new Map<string, AsyncMessage[]>();
+    const carried = new Map<string, readonly AsyncMessage[]>();
+    let first: V2MessageList | undefined;
+    let read: Map<Obj, AsyncMessage> | undefined;
     for (const { action, op } of [...written].sort((a, b) => Number(asyncOperationRule(a.op) !== undefined) - Number(asyncOperationRule(b.op) !== undefined))) {
       const writtenOp = isObj(writtenCh) ? followInternal(asWritten, writtenCh[action]) : undefined;
-      const keys = componentKeysOf(asWritten, isObj(writtenOp) ? writtenOp.message : undefined);
-      carried.set(action, readV2Message(op.message, keys, str(withTraits(op).operationId) ?? action, read));
+      const list = messages.list(op.message, isObj(writtenOp) ? writtenOp.message : undefined, str(withTraits(op).operationId) ?? action);
+      if (first === undefined) {
+        first = list;
+        carried.set(action, list.messages);
+        continue;
+      }
+      if (read === undefined) {
+        read = new Map();
+        readOn(read, first);
+      }
+      carried.set(action, readOn(read, list));
     }
+    const channelMessages = read !== undefined ? [...read.values()] : (first?.distinct ?? []);
     const ops = written.map(({ action, op }): AsyncOperation => {
       const operationId = str(withTraits(op).operationId);
       const messages = carried.get(action) ?? [];
       return { ...operation(operationId ?? `${action} ${id}`, action, op, messages, messages, messages), ...(operationId === undefined ? { unnamed: true as const } : {}) };
     });
     const servers = Array.isArray(ch.servers) ? ch.servers.filter((s): s is string => typeof s === "string") : [];
-    out.push(channel(id, id, ch, ops, [...read.values()], servers, undefined, `/channels/${pointerSegment(id)}`));
+    out.push(channel(id, id, ch, ops, channelMessages, servers, undefined, `/channels/${pointerSegment(id)}`));
   }
   return out;
 }
 
-/**
- * The `components.messages` key a 2.x operation's written `message` names by `$ref` (followed
- * hop by hop), by `oneOf` index (`single` for a message without `oneOf`).
- */
-function componentKeysOf(written: Obj, message: unknown): { single?: string; oneOf: (string | undefined)[] } {
-  const keyOfRef = (item: unknown): string | undefined => {
-    let node = item;
-    for (let hops = 0; hops < 8 && isObj(node) && typeof node.$ref === "string"; hops++) {
-      const target = refSegments(node.$ref);
-      if (target === undefined) return undefined;
-      if (target.length === 3 && target[0] === "components" && target[1] === "messages") return String(target[2]);
-      node = at(written, target);
-    }
-    return undefined;
-  };
-  const value = followInternal(written, message);
-  const oneOf = isObj(value) && Array.isArray(value.oneOf) ? value.oneOf.map(keyOfRef) : [];
-  const single = keyOfRef(message);
-  return { ...(single !== undefined ? { single } : {}), oneOf };
-}
-
-function readV2Message(m: unknown, keys: { single?: string; oneOf: (string | undefined)[] }, operationName: string, read: Map<Obj, AsyncMessage>): AsyncMessage[] {
-  if (!isObj(m)) return [];
-  const one = (x: Obj, index: number | undefined): AsyncMessage => {
+/** `list`'s messages, each object called by the name `read` knows it by when it knows it (`read` learns the rest). */
+function readOn(read: Map<Obj, AsyncMessage>, list: V2MessageList): AsyncMessage[] {
+  return list.objects.map((x, i) => {
     const known = read.get(x);
     if (known !== undefined) return known;
-    const message = readMessage(x, v2MessageName(x, index === undefined ? keys.single : keys.oneOf[index], operationName, index));
-    read.set(x, message);
-    return message;
-  };
-  if (Array.isArray(m.oneOf)) return m.oneOf.filter(isObj).map((x, i) => one(x, i));
-  return [one(m, undefined)];
+    const m = list.messages[i] as AsyncMessage;
+    read.set(x, m);
+    return m;
+  });
 }
 
 function readMessageMap(messages: unknown, byObject: Map<Obj, AsyncMessage[]>, byKey: Map<Obj, Map<string, AsyncMessage>>): AsyncMessage[] {
@@ -286,7 +278,7 @@ function readMessageMap(messages: unknown, byObject: Map<Obj, AsyncMessage[]>, b
     });
 }
 
-function operation(id: string, action: string, op: Obj, messages: AsyncMessage[], uses: readonly AsyncMessage[], touches: readonly AsyncMessage[]): AsyncOperation {
+function operation(id: string, action: string, op: Obj, messages: readonly AsyncMessage[], uses: readonly AsyncMessage[], touches: readonly AsyncMessage[]): AsyncOperation {
   // Its traits' summary, description and bindings are its own; its rule is read from the
   // operation as written (`asyncOperationRule` narrows it by each trait's).
   const merged = withTraits(op);
@@ -311,7 +303,7 @@ function channel(
   address: string,
   ch: Obj,
   operations: AsyncOperation[],
-  messages: AsyncMessage[],
+  messages: readonly AsyncMessage[],
   servers: string[],
   rule: ApiExtension | undefined,
   pointer: string,
@@ -349,29 +341,4 @@ function parameterSchema(p: Obj): JsonSchema | undefined {
   if (isObj(p.schema)) return p.schema as JsonSchema;
   if (!Array.isArray(p.enum) && p.default === undefined) return undefined;
   return { type: "string", ...(Array.isArray(p.enum) ? { enum: p.enum } : {}), ...(p.default !== undefined ? { default: p.default } : {}) } as JsonSchema;
-}
-
-function readMessage(written: Obj, fallbackName: string): AsyncMessage {
-  const m = withTraits(written);
-  const title = str(m.title);
-  const summary = str(m.summary);
-  const description = str(m.description);
-  const contentType = str(m.contentType);
-  const examples: ApiExample[] = Array.isArray(m.examples)
-    ? m.examples.filter(isObj).map((e, i) => {
-        const s = str(e.summary);
-        return { name: str(e.name) ?? `example${i + 1}`, ...(s !== undefined ? { summary: s } : {}), value: e.payload ?? e };
-      })
-    : [];
-  return {
-    name: str(m.name) ?? fallbackName,
-    ...(title !== undefined ? { title } : {}),
-    ...(summary !== undefined ? { summary } : {}),
-    ...(description !== undefined ? { description } : {}),
-    ...(contentType !== undefined ? { contentType } : {}),
-    ...(isObj(m.payload) ? { payload: (isObj(m.payload.schema) && str(m.payload.schemaFormat) !== undefined ? m.payload.schema : m.payload) as JsonSchema } : {}),
-    ...(isObj(m.headers) ? { headers: m.headers as JsonSchema } : {}),
-    ...(isObj(m.bindings) ? { bindings: m.bindings } : {}),
-    examples,
-  };
 }

@@ -549,9 +549,29 @@ export function channelPageOperations(ch: AsyncChannel): AsyncOperation[] {
  * are the restricted operation's text), so it is left off too. A message no operation carries is
  * the channel's.
  */
-export function channelPageMessages(spec: AsyncSpec, ch: AsyncChannel): AsyncMessage[] {
-  const { readable, unreadable } = messageReaders(spec, ch);
+export function channelPageMessages(spec: AsyncSpec, ch: AsyncChannel): readonly AsyncMessage[] {
+  const v2 = spec.version.startsWith("2");
+  // Every operation of a 2.x channel on its page: every message is one of theirs, all shown.
+  if (v2 && ch.operations.every((op) => operationOnChannelPage(ch, op))) return ch.messages;
+  const { readable, unreadable } = v2 ? ownMessageReaders(ch) : messageReaders(spec, ch);
   return ch.messages.filter((m) => readable.has(m) || !unreadable.has(m));
+}
+
+/**
+ * AsyncAPI 2: a channel's messages are those its own operations carry, and only its own operations
+ * show or hide them. The reader shares a message read once across channels (`V2Messages`), so
+ * another channel's operations (`messageReaders`) would decide for this one: a message a restricted
+ * operation here carries would show because an open one elsewhere carries it too. Each channel
+ * reading its own copy decided so before.
+ */
+function ownMessageReaders(ch: AsyncChannel): MessageReaders {
+  const readable = new Set<AsyncMessage>();
+  const unreadable = new Set<AsyncMessage>();
+  for (const op of ch.operations) {
+    if (operationOnChannelPage(ch, op)) for (const m of op.uses) readable.add(m);
+    else for (const m of op.touches) unreadable.add(m);
+  }
+  return { readable, unreadable };
 }
 
 interface MessageReaders {
