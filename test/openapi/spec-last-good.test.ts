@@ -37,7 +37,9 @@ async function served() {
   const edit = async (write: () => void, until: (change: RuntimeChange) => boolean = () => true): Promise<void> => {
     const changed = new Promise<RuntimeChange>((resolve) => {
       const off = runtime.onChange((change) => {
-        if (until(change)) (off(), resolve(change));
+        if (!until(change)) return;
+        off();
+        resolve(change);
       });
     });
     write();
