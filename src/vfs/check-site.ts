@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { escapeNonAscii } from "../config/escape-non-ascii.js";
 import { emptyFolderMessage, noDocsJsonMessage } from "../config/no-docs-json.js";
 import type { Diagnostic } from "../config/diagnostic.js";
 import type { ResolveEntry } from "../config/docs-json/entries.js";
@@ -106,7 +107,7 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
         severity: "warning",
         file: rel,
         ...(line !== undefined ? { line } : {}),
-        path: escapedKey(problem.path),
+        path: escapeNonAscii(problem.path),
         code: "front-matter",
         message: problem.message,
       });
@@ -199,16 +200,4 @@ function frontMatterKeyLine(text: string, key: string): number | undefined {
     if (line.startsWith(`${key}:`) || line.startsWith(`"${key}":`) || line.startsWith(`'${key}':`)) return i + 1;
   }
   return undefined;
-}
-
-/**
- * A front matter key as `check` prints it: a character past printable ASCII written as an escape
- * (`gr\u043Eups`), so the author sees that a key reading `groups` is not written so (a Cyrillic
- * о, a fullwidth letter) and can find it; ASCII keys, the real ones, print as written.
- */
-function escapedKey(key: string): string {
-  return key.replace(/[^\x20-\x7E]/gu, (c) => {
-    const code = c.codePointAt(0) ?? 0;
-    return code > 0xffff ? `\\u{${code.toString(16).toUpperCase()}}` : `\\u${code.toString(16).toUpperCase().padStart(4, "0")}`;
-  });
 }

@@ -238,6 +238,8 @@ describe("the names of servers and security schemes a stray rule restricts", () 
         "    servers: [pub]",
         "    subscribe: {message: {payload: {type: string}}}",
         "  b:",
+        // Every server it named went: not on every server (`servers-not-shown.test.ts`).
+        '    x-svc-servers: "not shown"',
         "    subscribe: {message: {payload: {type: string}}}",
         "components:",
         "  securitySchemes:",
@@ -282,7 +284,7 @@ describe("the names of servers and security schemes a stray rule restricts", () 
       expect(hits.filter((h) => h.page.file.text.toLowerCase().includes("staff")).map((h) => h.page.path)).toEqual([]);
     }
     expect(await run(ANONYMOUS, "grep -rh '^\\*\\*\\(Authentication\\|Servers\\|Base URL\\):' /api-reference")).toBe(
-      ["**Servers:** `pub` (`mqtt pub.example.com`)", "**Servers:** `pub` (`mqtt pub.example.com`)", "**Servers:** `pub` (`mqtt pub.example.com`)", "**Base URL:** `https://public.example.com`", "**Authentication:** API key in header `X-Pub`", ""].join("\n"),
+      ["**Servers:** `pub` (`mqtt pub.example.com`)", "**Servers:** `pub` (`mqtt pub.example.com`)", "**Servers:** not shown", "**Base URL:** `https://public.example.com`", "**Authentication:** API key in header `X-Pub`", ""].join("\n"),
     );
     expect(await run(staff, "cat /o3.yaml")).toBe(O3);
     expect(await run(staff, "cat /s2.yaml")).toBe(S2);

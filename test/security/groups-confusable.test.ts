@@ -111,14 +111,34 @@ describe("an operation's x-svc, metadata or groups key written with look-alike l
 
   it("check names each key by its JSON pointer and says to rename it", () => {
     const tail = "restricting the part to the groups it names (to no reader if it names none); the hosted platform reads only a key written exactly";
-    const near = (key: string, at: string, name: string) => `warning api/openapi.json api-unreadable-rule: the key ${JSON.stringify(key)} at ${at} is read as ${name}, ${tail} ${name} and would show the part to everyone: rename the key`;
+    // The key written with its letters past ASCII escaped (as a page's front matter key is): the
+    // look-alike letter shows.
+    const near = (key: string, at: string, name: string) => `warning api/openapi.json api-unreadable-rule: the key "${key}" at ${at} is read as ${name}, ${tail} ${name} and would show the part to everyone: rename the key`;
     expect(runtime.site.diagnostics.map((d) => `${d.severity} ${d.file} ${d.code ?? ""}: ${d.message}`)).toEqual([
-      near("x-\u0455vc", "#/paths/~1a/get", "x-svc"),
-      near("\uFF58\uFF0D\uFF53\uFF56\uFF43", "#/paths/~1b/get", "x-svc"),
-      near("\uFF4D\uFF45\uFF54\uFF41\uFF44\uFF41\uFF54\uFF41", "#/paths/~1c/get/x-svc", "metadata"),
+      near("x-\\u0455vc", "#/paths/~1a/get", "x-svc"),
+      near("\\uFF58\\uFF0D\\uFF53\\uFF56\\uFF43", "#/paths/~1b/get", "x-svc"),
+      near("\\uFF4D\\uFF45\\uFF54\\uFF41\\uFF44\\uFF41\\uFF54\\uFF41", "#/paths/~1c/get/x-svc", "metadata"),
       near("group", "#/paths/~1d/get/x-svc/metadata", "groups"),
-      near("gr\u03BFups", "#/paths/~1e/get/x-mint/metadata", "groups"),
+      near("gr\\u03BFups", "#/paths/~1e/get/x-mint/metadata", "groups"),
       'warning api/openapi.json api-operation-skipped: GET /b skipped: invalid operation ((operation): unknown property "\uFF58\uFF0D\uFF53\uFF56\uFF43")',
     ]);
+  });
+
+  it("check prints each whole warning line with the key's letters past ASCII escaped", async () => {
+    const r = await runCli(["check", "--dir", root]);
+    const rest = "restricting the part to the groups it names (to no reader if it names none); the hosted platform reads only a key written exactly";
+    expect(r.stdout).toBe(
+      [
+        `api/openapi.json:17:9 warning: the key "x-\\u0455vc" at #/paths/~1a/get is read as x-svc, ${rest} x-svc and would show the part to everyone: rename the key`,
+        // The schema validator's message quotes the key as written (not a rule key's warning).
+        'api/openapi.json:27:7 paths./b.get: warning: GET /b skipped: invalid operation ((operation): unknown property "\uFF58\uFF0D\uFF53\uFF56\uFF43")',
+        `api/openapi.json:35:9 warning: the key "\\uFF58\\uFF0D\\uFF53\\uFF56\\uFF43" at #/paths/~1b/get is read as x-svc, ${rest} x-svc and would show the part to everyone: rename the key`,
+        `api/openapi.json:54:11 warning: the key "\\uFF4D\\uFF45\\uFF54\\uFF41\\uFF44\\uFF41\\uFF54\\uFF41" at #/paths/~1c/get/x-svc is read as metadata, ${rest} metadata and would show the part to everyone: rename the key`,
+        `api/openapi.json:73:13 warning: the key "group" at #/paths/~1d/get/x-svc/metadata is read as groups, ${rest} groups and would show the part to everyone: rename the key`,
+        `api/openapi.json:91:13 warning: the key "gr\\u03BFups" at #/paths/~1e/get/x-mint/metadata is read as groups, ${rest} groups and would show the part to everyone: rename the key`,
+        "checked docs.json and 0 pages (+5 generated from API specs): 0 errors, 6 warnings",
+        "",
+      ].join("\n"),
+    );
   });
 });

@@ -2,6 +2,7 @@ import type { AsyncChannel, AsyncSpec } from "../../config/asyncapi/model.js";
 import { bindingsLine, channelServers, listEntries, listText, NAMES_SHARE } from "../../config/asyncapi/channel-lines.js";
 import { appendAll } from "../../arrays.js";
 import { inlineCode } from "../../config/openapi/inline-code.js";
+import { SERVERS_NOT_SHOWN_VALUE } from "../../config/openapi/security-not-shown.js";
 import type { ApiSettings } from "../../config/openapi/api-settings.js";
 import { exampleRequest, generatedExamples } from "../../config/openapi/code-examples.js";
 import { exampleValue } from "../../config/openapi/example-value.js";
@@ -275,7 +276,8 @@ export function channelHtml(spec: AsyncSpec, ch: AsyncChannel, title: string, md
   if (ch.summary !== undefined && ch.summary !== ch.description && nodes.takeText(ch.summary, "descriptions")) out.push(prose(ch.summary));
   if (ch.description !== undefined && nodes.takeText(ch.description, "descriptions")) out.push(prose(ch.description));
   const servers = channelServers(spec, ch, nodes);
-  if (servers.shown.length + servers.more > 0) out.push(`<p class="meta">Servers: ${codeSpans(listText(servers))}</p>`);
+  if (ch.serversNotShown === true) out.push(`<p class="meta">Servers: ${SERVERS_NOT_SHOWN_VALUE}</p>`);
+  else if (servers.shown.length + servers.more > 0) out.push(`<p class="meta">Servers: ${codeSpans(listText(servers))}</p>`);
   const bindings = bindingsLine(ch.bindings, nodes);
   if (bindings !== undefined) out.push(`<p class="meta">${codeSpans(bindings)}</p>`);
   if (ch.parameters.length > 0) {

@@ -13,9 +13,11 @@ const serverTexts = new WeakMap<AsyncServer, string>();
  * none. Each an entry of the page's budget (`SchemaBudget.takeEntry`), the list taking at most a
  * quarter of it (`SERVERS_SHARE`): the channel's own operations and messages come after it and
  * matter more. Before (adversary round 62b), 1,000 servers were written on each of 2,000 pages
- * that named none, free; charged without the share, they took the whole page.
+ * that named none, free; charged without the share, they took the whole page. None when the
+ * servers it named are not shown (`serversNotShown`): the page says so instead.
  */
 export function channelServers(spec: AsyncSpec, ch: AsyncChannel, nodes: SchemaBudget): Listed {
+  if (ch.serversNotShown === true) return { shown: [], more: 0 };
   const named = new Set(ch.servers);
   const servers = spec.servers.filter((s) => named.size === 0 || named.has(s.name));
   const text = (s: AsyncServer): string => {

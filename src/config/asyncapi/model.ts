@@ -59,8 +59,10 @@ export interface AsyncChannel {
   readonly messages: readonly AsyncMessage[];
   /** Protocol-specific fields by protocol (`amqp: {is: routingKey, ...}`). */
   readonly bindings?: Readonly<Record<string, unknown>>;
-  /** Server names the channel is limited to (all servers when empty). */
+  /** Server names the channel is limited to (all servers when empty, unless `serversNotShown`). */
   readonly servers: readonly string[];
+  /** Every server it named is one its readers are not shown (`x-svc-servers`, `security-not-shown.ts`): on none they may see. */
+  readonly serversNotShown?: true;
   readonly hidden: boolean;
   /** `x-svc` (or `x-mint`): `metadata` gives the page's front matter (`title`, `groups`, `public`...). */
   readonly extension?: ApiExtension;

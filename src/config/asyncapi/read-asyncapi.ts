@@ -10,6 +10,7 @@ import { readMessage } from "./async-message.js";
 import { V2Messages, type V2MessageList } from "./v2-messages.js";
 import { refSegments, type Segments } from "../openapi/prune-spec.js";
 import { readFlag } from "../openapi/operation-extensions.js";
+import { serversNotShown } from "../openapi/security-not-shown.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -330,6 +331,7 @@ function channel(
     operations,
     messages,
     servers,
+    ...(serversNotShown(ch) ? { serversNotShown: true as const } : {}),
     hidden: readFlag(ch["x-hidden"]) || (extension?.metadata !== undefined && readPageMeta(extension.metadata).hidden),
     ...(extension !== undefined ? { extension } : {}),
     pointer,

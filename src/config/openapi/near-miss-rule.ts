@@ -1,4 +1,5 @@
 import { lookalikeKeys, lookalikeOf } from "../rule-key-fold.js";
+import { escapeNonAscii } from "../escape-non-ascii.js";
 import { API_CODES } from "./api-codes.js";
 import { EXTENSION_KEYS } from "./operations.js";
 import type { SpecWarning } from "./spec-warning.js";
@@ -49,18 +50,17 @@ export function nearMissWarnings(node: Readonly<Record<string, unknown>>, keys: 
   return out;
 }
 
-/** A JSON pointer (RFC 6901) to the keys, as `#/paths/~1users/get`, invisible characters written as escapes. */
+/** A JSON pointer (RFC 6901) to the keys, as `#/paths/~1users/get`, characters past ASCII written as escapes. */
 function pointer(keys: readonly string[]): string {
-  return escapeInvisible(`#/${keys.map((k) => k.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`);
+  return escapeNonAscii(`#/${keys.map((k) => k.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`);
 }
 
-/** A key quoted, its invisible characters written as escapes so the author can find them. */
+/**
+ * A key quoted, its characters past ASCII written as escapes (as a page's front matter key is):
+ * a look-alike letter (`x-\u0455vc`) shows which character is not the one it looks like.
+ */
 function shown(key: string): string {
-  return escapeInvisible(JSON.stringify(key));
-}
-
-function escapeInvisible(text: string): string {
-  return text.replace(/\p{Cf}/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`);
+  return escapeNonAscii(JSON.stringify(key));
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -3,7 +3,7 @@ import { cutMembers } from "../text-cut/cut-members.js";
 import { UnsupportedSource } from "../text-cut/source-nodes.js";
 import { parseDocument } from "./parse-document.js";
 import { pruneSpec, type Segments } from "./prune-spec.js";
-import { SECURITY_NOT_SHOWN_KEY, SECURITY_NOT_SHOWN_VALUE } from "./security-not-shown.js";
+import { notShownMarker } from "./security-not-shown.js";
 
 /**
  * A spec file's text without `parts` (and what only they used, see `pruneSpec`), written as the
@@ -16,7 +16,10 @@ import { SECURITY_NOT_SHOWN_KEY, SECURITY_NOT_SHOWN_VALUE } from "./security-not
 export function prunedSpecText(text: string, document: Record<string, unknown>, parts: readonly Segments[]): string {
   const plan = pruneSpec(document, parts);
   if (plan.deletions.length === 0) return text;
-  const replace = plan.notShown.map((at) => ({ at, key: SECURITY_NOT_SHOWN_KEY, value: JSON.stringify(SECURITY_NOT_SHOWN_VALUE) }));
+  const replace = plan.notShown.map((at) => {
+    const marker = notShownMarker(at);
+    return { at, key: marker.key, value: JSON.stringify(marker.value) };
+  });
   try {
     const cut = cutMembers(text, plan.deletions, { replace });
     if (readsBack(cut, plan.value)) return cut;

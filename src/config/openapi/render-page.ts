@@ -13,7 +13,7 @@ import { fieldOf, type SchemaField, schemaFields } from "./schema-fields.js";
 import { type CutPart, pageSchemaBudget, SchemaBudget } from "./schema-budget.js";
 import { appendAll } from "../../arrays.js";
 import { anchorLink, fencedCode, headingText, inlineCode, shellWord } from "./inline-code.js";
-import { SECURITY_NOT_SHOWN_VALUE } from "./security-not-shown.js";
+import { SECURITY_NOT_SHOWN_VALUE, SERVERS_NOT_SHOWN_VALUE } from "./security-not-shown.js";
 
 /** A parameter's anchor on its page (`{docs_url}/<page path>#<anchor>`). */
 export interface ParameterAnchor {
@@ -452,7 +452,8 @@ function renderChannelBody(spec: AsyncSpec, ch: AsyncChannel, title: string | un
   if (ch.summary !== undefined && ch.summary !== ch.description && nodes.takeText(ch.summary, "descriptions")) out.push(ch.summary, "");
   if (ch.description !== undefined && nodes.takeText(ch.description, "descriptions")) out.push(ch.description.trim(), "");
   const servers = channelServers(spec, ch, nodes);
-  if (servers.shown.length + servers.more > 0) out.push(`**Servers:** ${listText(servers)}`, "");
+  if (ch.serversNotShown === true) out.push(`**Servers:** ${SERVERS_NOT_SHOWN_VALUE}`, "");
+  else if (servers.shown.length + servers.more > 0) out.push(`**Servers:** ${listText(servers)}`, "");
   const bindings = bindingsLine(ch.bindings, nodes);
   if (bindings !== undefined) out.push(bindings, "");
   if (ch.parameters.length > 0) {

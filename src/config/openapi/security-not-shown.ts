@@ -11,9 +11,32 @@
 export const SECURITY_NOT_SHOWN_KEY = "x-svc-security";
 export const SECURITY_NOT_SHOWN_VALUE = "required (not shown)";
 
+/**
+ * The same for an AsyncAPI channel's `servers` list every entry of which named a server the copy
+ * leaves out: a channel with no `servers` is on every server, which it is not. Its page says
+ * `**Servers:** not shown`.
+ */
+export const SERVERS_NOT_SHOWN_KEY = "x-svc-servers";
+export const SERVERS_NOT_SHOWN_VALUE = "not shown";
+
+/** The marker that writes the emptied list at `place` (`[..., "security"]` or `["channels", id, "servers"]`). */
+export function notShownMarker(place: Segments): { key: string; value: string } {
+  return place.at(-1) === "servers" ? { key: SERVERS_NOT_SHOWN_KEY, value: SERVERS_NOT_SHOWN_VALUE } : { key: SECURITY_NOT_SHOWN_KEY, value: SECURITY_NOT_SHOWN_VALUE };
+}
+
+/** Whether `place` is a list written as a marker when emptied: a `security` list, or a channel's `servers`. */
+export function marksWhenEmptied(place: Segments): boolean {
+  return place.at(-1) === "security" || (place.length === 3 && place[0] === "channels" && place[2] === "servers");
+}
+
 type Obj = Record<string, unknown>;
 type Segments = readonly (string | number)[];
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Whether a channel carries the servers marker. */
+export function serversNotShown(channel: Obj): boolean {
+  return channel.servers === undefined && channel[SERVERS_NOT_SHOWN_KEY] === SERVERS_NOT_SHOWN_VALUE;
+}
 
 /** Whether an object (an operation, a document) carries the marker. */
 export function securityNotShown(holder: Obj): boolean {
@@ -21,15 +44,16 @@ export function securityNotShown(holder: Obj): boolean {
 }
 
 /**
- * The `security` lists (their places, `[..., "security"]`) that `deletions` empty entry by entry:
+ * The `security` lists (their places, `[..., "security"]`) and channel `servers` lists
+ * (`marksWhenEmptied`) that `deletions` empty entry by entry:
  * each of their indices is deleted. Deletions of a whole list are not counted here (the pruner
  * collapses its own; see `prune-spec.ts`).
  */
 export function emptiedSecurityLists(doc: Obj, deletions: readonly Segments[]): Segments[] {
   const cut = new Map<string, { at: Segments; indices: Set<number> }>();
   for (const d of deletions) {
-    if (d.length < 2 || d.at(-2) !== "security" || typeof d.at(-1) !== "number") continue;
     const at = d.slice(0, -1);
+    if (at.length < 1 || !marksWhenEmptied(at) || typeof d.at(-1) !== "number") continue;
     const key = JSON.stringify(at.map(String));
     const entry = cut.get(key) ?? { at, indices: new Set<number>() };
     entry.indices.add(d.at(-1) as number);
@@ -46,14 +70,15 @@ export function emptiedSecurityLists(doc: Obj, deletions: readonly Segments[]): 
 /**
  * Write the marker into `value` (the document after `applyDeletions`, which rebuilt every object
  * on the way to a deletion, so these are its own) for each emptied list in `places`, each a
- * `[..., "security"]` whose holder is kept.
+ * `[..., "security"]` or `["channels", id, "servers"]` whose holder is kept.
  */
 export function markSecurityNotShown(value: Obj, places: readonly Segments[]): void {
   for (const place of places) {
     const holder = valueAt(value, place.slice(0, -1));
     if (!isObj(holder)) continue;
-    delete holder.security;
-    holder[SECURITY_NOT_SHOWN_KEY] = SECURITY_NOT_SHOWN_VALUE;
+    delete holder[String(place.at(-1))];
+    const { key, value: marker } = notShownMarker(place);
+    holder[key] = marker;
   }
 }
 
