@@ -40,7 +40,7 @@ it("answers every request sent before stdin's end, then exits 0", async () => {
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => void (stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => void (stderr += text));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? `${signal} after stderr ${JSON.stringify(stderr)}`)));
   child.stdin.end(
     line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) +
       line({ jsonrpc: "2.0", method: "notifications/initialized" }) +
@@ -114,7 +114,7 @@ it("serves a folder of pages without docs.json, with one warning on stderr and n
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (text: string) => void (stdout += text));
     child.stderr.setEncoding("utf8").on("data", (text: string) => void (stderr += text));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? `${signal} after stderr ${JSON.stringify(stderr)}`)));
     child.stdin.end(
       line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) +
         line({ jsonrpc: "2.0", method: "notifications/initialized" }) +
