@@ -134,15 +134,27 @@ export class Connection {
   }
 }
 
-/** The pid among `pids` holding the server end of the loopback connection serverPort <- clientPort (read from /proc; Linux). */
+/**
+ * The pid among `pids` holding the server end of the loopback connection serverPort <- clientPort
+ * (read from /proc; Linux). Every socket table line with those two ports is tried, not the first:
+ * a closed connection's TIME_WAIT line (inode 0), or one from another local address that happened
+ * to use the same client port, would otherwise hide the live one and answer `undefined`.
+ */
 export function socketOwner(serverPort: number, clientPort: number, pids: readonly number[]): number | undefined {
-  const inode = serverSocketInode(serverPort, clientPort);
-  if (inode === undefined) return undefined;
+  const inodes = new Set(serverSocketInodes(serverPort, clientPort));
+  if (inodes.size === 0) return undefined;
   return pids.find((pid) => {
     const dir = `/proc/${pid}/fd`;
-    return readdirSync(dir).some((fd) => {
+    let fds: string[];
+    try {
+      fds = readdirSync(dir);
+    } catch {
+      return false; // That worker is gone.
+    }
+    return fds.some((fd) => {
       try {
-        return readlinkSync(join(dir, fd)) === `socket:[${inode}]`;
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(join(dir, fd)));
+        return m !== null && inodes.has(m[1] as string);
       } catch {
         return false;
       }
@@ -150,9 +162,10 @@ export function socketOwner(serverPort: number, clientPort: number, pids: readon
   });
 }
 
-/** The inode of the server-side socket of the loopback connection serverPort <- clientPort. */
-function serverSocketInode(serverPort: number, clientPort: number): string | undefined {
+/** The inodes of the live server-side sockets of loopback connections serverPort <- clientPort. */
+function serverSocketInodes(serverPort: number, clientPort: number): string[] {
   const hex = (n: number): string => n.toString(16).toUpperCase().padStart(4, "0");
+  const found: string[] = [];
   for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
     let text: string;
     try {
@@ -162,10 +175,11 @@ function serverSocketInode(serverPort: number, clientPort: number): string | und
     }
     for (const line of text.split("\n").slice(1)) {
       const f = line.trim().split(/\s+/);
-      if (f[1]?.endsWith(`:${hex(serverPort)}`) && f[2]?.endsWith(`:${hex(clientPort)}`)) return f[9];
+      const inode = f[9];
+      if (f[1]?.endsWith(`:${hex(serverPort)}`) && f[2]?.endsWith(`:${hex(clientPort)}`) && inode !== undefined && inode !== "0") found.push(inode);
     }
   }
-  return undefined;
+  return found;
 }
 
 /** A connection to `origin` that the worker `pid` serves: new connections until one lands there. */
