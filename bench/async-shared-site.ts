@@ -3,11 +3,13 @@
  * that a shared message is read once per spec load, not once per channel (docs/security.md row
  * 212's residue):
  *
- *   npx tsx bench/async-shared-site.ts OUT [--version 2|3] [--messages M] [--big-channels B] [--small-channels S]
+ *   npx tsx bench/async-shared-site.ts OUT [--version 2|3] [--messages M] [--big-channels B] [--small-channels S] [--bad-every N]
  *
  * B channels (default 2,000) each carry one `$ref` to a message `oneOf` of M messages (default
  * 10,000; 3.x: a channel's `messages` map of `$ref`s to M components); S channels (default
- * 1,000) each carry a `oneOf` of `$ref`s to the same three messages.
+ * 1,000) each carry a `oneOf` of `$ref`s to the same three messages. With `--bad-every N`, every
+ * Nth message's payload is `5` (no schema): a shape warning for each, for measuring that a message
+ * many channels reach is warned once, not once a channel.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,15 +20,16 @@ const flag = (name: string, fallback: number): number => {
   return at >= 0 ? Number(rest[at + 1]) : fallback;
 };
 if (out === undefined || out.startsWith("--")) {
-  console.error("usage: async-shared-site.ts OUT [--version 2|3] [--messages M] [--big-channels B] [--small-channels S]");
+  console.error("usage: async-shared-site.ts OUT [--version 2|3] [--messages M] [--big-channels B] [--small-channels S] [--bad-every N]");
   process.exit(2);
 }
 const version = flag("version", 2);
 const messages = flag("messages", 10_000);
 const big = flag("big-channels", 2_000);
 const small = flag("small-channels", 1_000);
+const badEvery = flag("bad-every", 0);
 
-const message = (i: number): Record<string, unknown> => ({ name: `m${i}`, payload: { type: "object", properties: { [`v${i}`]: { type: "string" } } } });
+const message = (i: number): Record<string, unknown> => ({ name: `m${i}`, payload: badEvery > 0 && i % badEvery === 0 ? 5 : { type: "object", properties: { [`v${i}`]: { type: "string" } } } });
 const few = ["a", "b", "c"];
 
 function v2(): Record<string, unknown> {

@@ -103,3 +103,70 @@ describe("malformed AsyncAPI values", () => {
     expect([...site.pages.values()].filter((p) => p.generated).map((p) => p.path).sort()).toEqual(["/api-reference/a", "/api-reference/b", "/api-reference/c", "/api-reference/c1", "/api-reference/c2"]);
   });
 });
+
+/**
+ * A malformed message several operations reach (one object: a `$ref` to a component, a YAML
+ * alias) was warned once for each, each at an operation's `$ref`, none at the message: a `oneOf`
+ * of 10,000 messages on 250 channels would be 2,500,000 warnings. Each is said once, where the
+ * message is written, naming the places that reach it; a message one place reaches is said there.
+ */
+const V2_SHARED = [
+  "asyncapi: 2.6.0",
+  "info: {title: T2, version: '1'}",
+  "channels:",
+  "  one:",
+  "    subscribe: {operationId: one, message: {$ref: '#/components/messages/bunch'}}",
+  "  two:",
+  "    publish: {operationId: two, message: {$ref: '#/components/messages/bunch'}}",
+  "  three:",
+  "    subscribe: {operationId: three, message: {$ref: '#/components/messages/bad'}}",
+  "  four:",
+  "    subscribe: {operationId: four, message: {oneOf: [{$ref: '#/components/messages/bad'}, {payload: 6}]}}",
+  "  alias:",
+  "    subscribe: {message: &m {headers: 7}}",
+  "  alias2:",
+  "    subscribe: {message: *m}",
+  "components:",
+  "  messages:",
+  "    bad: {payload: 5, examples: nope}",
+  "    bunch:",
+  "      oneOf:",
+  "        - {payload: str}",
+  "        - {$ref: '#/components/messages/bad'}",
+  "",
+].join("\n");
+
+const V3_SHARED = [
+  "asyncapi: 3.0.0",
+  "info: {title: T3, version: '1'}",
+  "channels:",
+  "  a: {messages: {m: {$ref: '#/components/messages/bad'}, own: {payload: 4}}}",
+  "  b: {messages: {other: {$ref: '#/components/messages/bad'}}}",
+  "components:",
+  "  messages:",
+  "    bad: {headers: 5}",
+  "",
+].join("\n");
+
+describe("a malformed message several operations or channels reach", () => {
+  it("is one warning at the place it is written, naming the places that reach it", async () => {
+    const root = writeRepo({
+      "docs.json": { name: "S", navigation: { groups: [{ group: "A2", asyncapi: "v2.yaml" }, { group: "A3", asyncapi: "v3.yaml" }] } },
+      "v2.yaml": V2_SHARED,
+      "v3.yaml": V3_SHARED,
+    });
+    const { site } = await loadSite(root);
+    // In the order found; `check` prints them by line.
+    expect(site.diagnostics.map(formatDiagnostic)).toEqual([
+      'v2.yaml:21:12 warning: components.messages.bunch.oneOf.0.payload: must be a schema (an object); got "str": its page shows no payload (one message, reached from 2 places: channels.one.subscribe, channels.two.publish)',
+      "v2.yaml:18:11 warning: components.messages.bad.payload: must be a schema (an object); got 5: its page shows no payload (one message, reached from 4 places: channels.one.subscribe, channels.two.publish, channels.three.subscribe and 1 more)",
+      'v2.yaml:18:23 warning: components.messages.bad.examples: must be an array of examples; got "nope": its page shows no examples (one message, reached from 4 places: channels.one.subscribe, channels.two.publish, channels.three.subscribe and 1 more)',
+      "v2.yaml:11:92 warning: channels.four.subscribe.message.oneOf.1.payload: must be a schema (an object); got 6: its page shows no payload",
+      // A YAML alias is where the text cutter stops (`specLocator`): the first place, as before.
+      "v2.yaml:12:3 warning: channels.alias.subscribe.message.headers: must be a schema (an object); got 7: its page shows no headers (one message, reached from 2 places: channels.alias.subscribe, channels.alias2.subscribe)",
+      "v3.yaml:8:11 warning: components.messages.bad.headers: must be a schema (an object); got 5: its page shows no headers (one message, reached from 2 places: channels.a, channels.b)",
+      "v3.yaml:4:64 warning: channels.a.messages.own.payload: must be a schema (an object); got 4: its page shows no payload",
+    ]);
+    rmSync(root, { recursive: true, force: true });
+  });
+});

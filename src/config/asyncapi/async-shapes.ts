@@ -1,6 +1,7 @@
 import { describe } from "../docs-json/zod-issues.js";
 import type { SpecSegments } from "../openapi/spec-positions.js";
 import type { SpecWarning } from "../openapi/spec-warning.js";
+import { SharedFindings } from "./shared-findings.js";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -19,10 +20,12 @@ export interface Finding {
  * The reader leaves such a value out and reads the rest, as the platform's pages show what they
  * can read, so none costs the spec; before, each was left out with no word (`svc-mcp check` said
  * "no problems" for a channel written `7`). `doc` is dereferenced: a `$ref` is checked as what it
- * points at, and its place is the `$ref`'s.
+ * points at, and its place is the `$ref`'s; a message several channels reach is said once, where
+ * `written` (the document as written) writes it (`SharedFindings`).
  */
-export function asyncapi3ShapeWarnings(doc: Obj): SpecWarning[] {
+export function asyncapi3ShapeWarnings(doc: Obj, written?: Obj): SpecWarning[] {
   const out: Finding[] = [];
+  const shared = new SharedFindings(out);
   const objectOr = objectOrIn(out);
   serverShapes(doc.servers, "3", out);
   if (isObj(doc.channels)) {
@@ -33,7 +36,7 @@ export function asyncapi3ShapeWarnings(doc: Obj): SpecWarning[] {
         out.push({ at: [...at, "address"], value: ch.address, must: "a string or null", instead: `its page shows the channel's id (${JSON.stringify(id)}) as its address` });
       }
       if (objectOr([...at, "messages"], ch.messages, "an object of messages by name", "its page lists no messages")) {
-        for (const [name, m] of Object.entries(ch.messages)) messageShape([...at, "messages", name], m, out);
+        for (const [name, m] of Object.entries(ch.messages)) shared.once(m, at, () => messageShape([...at, "messages", name], m, out));
       }
       parameterShapes(at, ch.parameters, out);
       if (ch.servers !== undefined && !Array.isArray(ch.servers)) out.push({ at: [...at, "servers"], value: ch.servers, must: "an array of $refs to servers", instead: "its page lists every server" });
@@ -62,7 +65,7 @@ export function asyncapi3ShapeWarnings(doc: Obj): SpecWarning[] {
       }
     }
   }
-  return findingWarnings(out);
+  return findingWarnings(shared.findings(written));
 }
 
 /** The findings as `check` words them: `<JSON path>: must be <what>; got <value>: <what the page does>`. */

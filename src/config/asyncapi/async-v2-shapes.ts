@@ -1,4 +1,5 @@
 import type { SpecWarning } from "../openapi/spec-warning.js";
+import { SharedFindings } from "./shared-findings.js";
 import { type Finding, findingWarnings, messageShape, objectOrIn, parameterShapes, serverShapes } from "./async-shapes.js";
 
 type Obj = Record<string, unknown>;
@@ -9,10 +10,12 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
  * reader (`readAsyncapi`) cannot use, as `asyncapi3ShapeWarnings` says for 3.x (adversary F9:
  * `servers` written as a list, a channel's `publish` written `5`, a `message` that is a string
  * gave no word from `check`; the page silently showed less). Each is a warning at its place; the
- * reader leaves the value out and reads on. `doc` is dereferenced.
+ * reader leaves the value out and reads on. `doc` is dereferenced; `written`, the document as
+ * written, says where a message several operations reach is written (`SharedFindings`).
  */
-export function asyncapi2ShapeWarnings(doc: Obj): SpecWarning[] {
+export function asyncapi2ShapeWarnings(doc: Obj, written?: Obj): SpecWarning[] {
   const out: Finding[] = [];
+  const shared = new SharedFindings(out);
   const objectOr = objectOrIn(out);
   serverShapes(doc.servers, "2", out);
   if (isObj(doc.channels)) {
@@ -31,26 +34,28 @@ export function asyncapi2ShapeWarnings(doc: Obj): SpecWarning[] {
         if (ch[key] !== undefined) out.push({ at: [...at, key], value: ch[key], must: "absent (an AsyncAPI 2 channel's operations are publish and subscribe)", instead: "left out of every page" });
       }
       for (const action of ["publish", "subscribe"] as const) {
-        if (objectOr([...at, action], ch[action], "an object (an operation)", "left out of its page")) operationShape([...at, action], ch[action] as Obj, out);
+        if (objectOr([...at, action], ch[action], "an object (an operation)", "left out of its page")) operationShape([...at, action], ch[action] as Obj, out, shared);
       }
     }
   }
-  return findingWarnings(out);
+  return findingWarnings(shared.findings(written));
 }
 
-/** A 2.x operation's `message`: one message, or `oneOf` a list of them. */
-function operationShape(at: readonly (string | number)[], op: Obj, out: Finding[]): void {
+/** A 2.x operation's `message`: one message, or `oneOf` a list of them (each message checked once, `SharedFindings`). */
+function operationShape(at: readonly (string | number)[], op: Obj, out: Finding[], shared: SharedFindings<Finding>): void {
   const objectOr = objectOrIn(out);
   if (!objectOr([...at, "message"], op.message, "a message (an object)", "its page shows no message for it")) return;
   const message = op.message as Obj;
   if (message.oneOf === undefined) {
-    messageShape([...at, "message"], message, out);
+    shared.once(message, at, () => messageShape([...at, "message"], message, out));
     return;
   }
   if (!Array.isArray(message.oneOf)) {
-    out.push({ at: [...at, "message", "oneOf"], value: message.oneOf, must: "an array of messages", instead: "its page shows the message as one, without it" });
-    messageShape([...at, "message"], message, out);
+    shared.once(message, at, () => {
+      out.push({ at: [...at, "message", "oneOf"], value: message.oneOf, must: "an array of messages", instead: "its page shows the message as one, without it" });
+      messageShape([...at, "message"], message, out);
+    });
     return;
   }
-  message.oneOf.forEach((m, i) => messageShape([...at, "message", "oneOf", i], m, out));
+  message.oneOf.forEach((m, i) => shared.once(m, at, () => messageShape([...at, "message", "oneOf", i], m, out)));
 }

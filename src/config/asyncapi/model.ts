@@ -14,6 +14,17 @@ export interface AsyncMessage {
   readonly examples: readonly ApiExample[];
 }
 
+/**
+ * Messages an operation names on one channel (`AsyncChannel.scope`). A message is read once a
+ * spec load however many channels carry it (one object), so the channel it is named on is said
+ * beside it: an open operation naming it on another channel shows it on that channel's page, not
+ * on this one, where a restricted operation may carry it.
+ */
+export interface AsyncMessageUse {
+  readonly scope: number;
+  readonly messages: readonly AsyncMessage[];
+}
+
 /** An operation on a channel: 3.x `send`/`receive`, 2.x `publish`/`subscribe`. */
 export interface AsyncOperation {
   readonly id: string;
@@ -27,11 +38,12 @@ export interface AsyncOperation {
   readonly messages: readonly AsyncMessage[];
   /**
    * The messages (the very objects of `AsyncChannel.messages`, on any channel) this operation
-   * carries: 2.x its own `message`; 3.x those its `messages` names (all of the channel's when it
-   * names none) and its `reply` names (all of the reply channel's when it names none). A message
-   * only operations left off their page carry is left off every page too.
+   * carries, each with the channel it names it on (`scope`): 2.x its own `message`; 3.x those its
+   * `messages` names (all of the channel's when it names none) and its `reply` names (all of the
+   * reply channel's when it names none). A message only operations left off their page carry is
+   * left off every page too.
    */
-  readonly uses: readonly AsyncMessage[];
+  readonly uses: readonly AsyncMessageUse[];
   /**
    * Every channel message holding an object this operation carries (3.x: under any key, by
    * identity). Wider than `uses` on purpose: it only ever hides a message (one a restricted
@@ -57,6 +69,11 @@ export interface AsyncChannel {
   readonly parameters: readonly { readonly name: string; readonly description?: string; readonly schema?: JsonSchema }[];
   readonly operations: readonly AsyncOperation[];
   readonly messages: readonly AsyncMessage[];
+  /**
+   * Which channel its messages are named on (`AsyncMessageUse.scope`): one number for each
+   * channel object (3.x: two keys holding one channel object are one channel, and share it).
+   */
+  readonly scope: number;
   /** Protocol-specific fields by protocol (`amqp: {is: routingKey, ...}`). */
   readonly bindings?: Readonly<Record<string, unknown>>;
   /** Server names the channel is limited to (all servers when empty, unless `serversNotShown`). */

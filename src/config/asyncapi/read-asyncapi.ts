@@ -2,13 +2,13 @@ import type { ApiExtension, JsonSchema } from "../openapi/model.js";
 import { readPageMeta } from "../page-meta.js";
 import { readExtension } from "../openapi/operations.js";
 import { pointerSegment } from "../openapi/validate-openapi.js";
-import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncServer, AsyncServerVariable, AsyncSpec } from "./model.js";
+import type { AsyncChannel, AsyncMessage, AsyncMessageUse, AsyncOperation, AsyncServer, AsyncServerVariable, AsyncSpec } from "./model.js";
 import { appendAll } from "../../arrays.js";
 import { asyncOperationRule, followInternal } from "./async-parts.js";
 import { withTraits } from "./async-traits.js";
 import { readMessage } from "./async-message.js";
 import { V2Messages, type V2MessageList } from "./v2-messages.js";
-import { refSegments, type Segments } from "../openapi/prune-spec.js";
+import { type KeyedMessage, V3Messages, usesByScope } from "./v3-messages.js";
 import { readFlag } from "../openapi/operation-extensions.js";
 import { serversNotShown } from "../openapi/security-not-shown.js";
 
@@ -86,13 +86,12 @@ function readV3(doc: Obj, written: Obj): AsyncChannel[] {
   if (isObj(doc.servers)) for (const [n, s] of Object.entries(doc.servers)) serverNames.set(s, n);
   // Every channel's messages, read first: an operation (or its reply) naming one of them shares
   // its object (dereferencing keeps identity), and so does another channel's `$ref` to it, so the
-  // page can tell which operations carry which message on any channel.
-  const byObject = new Map<Obj, AsyncMessage[]>();
-  const byKey = new Map<Obj, Map<string, AsyncMessage>>();
-  const channelMessages = new Map<Obj, AsyncMessage[]>();
-  for (const ch of Object.values(channels)) if (isObj(ch)) channelMessages.set(ch, readMessageMap(ch.messages, byObject, byKey));
+  // page can tell which operations carry which message on any channel. Read once a spec load,
+  // however many channels carry a message (`V3Messages`).
+  const messages = new V3Messages(doc, written);
+  for (const ch of Object.values(channels)) if (isObj(ch)) messages.addChannel(ch);
   const writtenOps = isObj(written.operations) ? written.operations : {};
-  const named = (items: unknown): (AsyncMessage | undefined)[] => (Array.isArray(items) ? items.map((item) => keyedMessage(doc, written, item, byKey)) : []);
+  const named = (items: unknown): (KeyedMessage | undefined)[] => (Array.isArray(items) ? items.map((item) => messages.keyed(item)) : []);
   // Each channel's operations, and the operations whose `reply` names it, in the order written:
   // found once, where each channel looked through every operation (2,000 channels and as many
   // operations: 4,000,000 steps, 3 s of a load, adversary round 62b). Dereferencing keeps
@@ -113,14 +112,21 @@ function readV3(doc: Obj, written: Obj): AsyncChannel[] {
       const keyed = named(isObj(writtenOp) ? writtenOp.messages : undefined);
       // A message is the one its `$ref` names in a channel's map (`$ref:
       // '#/channels/x/messages/event'` is `event`); one written otherwise is read on its own.
-      const messages = (Array.isArray(op.messages) ? op.messages : []).flatMap((m, i) => (isObj(m) ? [keyed[i] ?? readMessage(m, `message${i + 1}`)] : []));
+      const own: KeyedMessage[] = [];
+      const carriedHere = (Array.isArray(op.messages) ? op.messages : []).flatMap((m, i) => {
+        if (!isObj(m)) return [];
+        const k = keyed[i];
+        if (k !== undefined) own.push(k);
+        return [k?.message ?? readMessage(m, `message${i + 1}`)];
+      });
       const replyWritten = isObj(writtenOp) && isObj(writtenOp.reply) ? followInternal(written, writtenOp.reply) : undefined;
-      const uses = [...messages.filter((m) => keyed.includes(m)), ...replyUses(op, isObj(replyWritten) ? named(replyWritten.messages) : [], channelMessages)];
-      const all = messages.length > 0 ? messages : (channelMessages.get(ch) ?? []);
-      ops.push(operation(opId, str(op.action) ?? "", op, all, messages.length > 0 ? uses : [...all, ...uses], carried(op, ch, byObject)));
+      const uses = [...usesByScope(own), ...replyUses(op, isObj(replyWritten) ? named(replyWritten.messages) : [], messages)];
+      const all = carriedHere.length > 0 ? carriedHere : messages.of(ch);
+      ops.push(operation(opId, str(op.action) ?? "", op, all, carriedHere.length > 0 ? uses : [...messages.allOf(ch), ...uses], carried(op, ch, messages)));
     }
     const servers = Array.isArray(ch.servers) ? ch.servers.map((s) => serverNames.get(s)).filter((n): n is string => n !== undefined) : [];
-    out.push(channel(id, str(ch.address) ?? id, ch, ops, channelMessages.get(ch) ?? [], servers, ops.length === 0 ? replyOnlyRule(ch, replyingTo.get(ch) ?? []) : undefined, `/channels/${pointerSegment(id)}`));
+    const rule = ops.length === 0 ? replyOnlyRule(ch, replyingTo.get(ch) ?? []) : undefined;
+    out.push(channel(id, str(ch.address) ?? id, ch, ops, messages.of(ch), messages.scopeOf(ch) ?? 0, servers, rule, `/channels/${pointerSegment(id)}`));
   }
   return out;
 }
@@ -152,30 +158,11 @@ function replyOnlyRule(ch: Obj, replying: readonly Obj[]): ApiExtension | undefi
 }
 
 /** The messages an operation's `reply` names by key (all of the reply channel's when it names none). */
-function replyUses(op: Obj, keyed: readonly (AsyncMessage | undefined)[], channelMessages: ReadonlyMap<Obj, AsyncMessage[]>): AsyncMessage[] {
+function replyUses(op: Obj, keyed: readonly (KeyedMessage | undefined)[], messages: V3Messages): AsyncMessageUse[] {
   if (!isObj(op.reply)) return [];
   const written = Array.isArray(op.reply.messages) ? op.reply.messages.filter(isObj) : [];
-  if (written.length > 0) return keyed.filter((m): m is AsyncMessage => m !== undefined);
-  return isObj(op.reply.channel) ? (channelMessages.get(op.reply.channel) ?? []) : [];
-}
-
-/**
- * The channel message a written `$ref` (followed hop by hop) names by its key in a channel's
- * `messages` map; undefined for anything else (inline, a YAML alias, `components.messages`).
- */
-function keyedMessage(doc: Obj, written: Obj, item: unknown, byKey: ReadonlyMap<Obj, ReadonlyMap<string, AsyncMessage>>): AsyncMessage | undefined {
-  let node = item;
-  for (let hops = 0; hops < 8 && isObj(node) && typeof node.$ref === "string"; hops++) {
-    const target = refSegments(node.$ref);
-    if (target === undefined) return undefined;
-    if (target.length >= 2 && target[target.length - 2] === "messages") {
-      const map = at(doc, target.slice(0, -1));
-      const hit = isObj(map) ? byKey.get(map)?.get(String(target[target.length - 1])) : undefined;
-      if (hit !== undefined) return hit;
-    }
-    node = at(written, target);
-  }
-  return undefined;
+  if (written.length > 0) return usesByScope(keyed.filter((m): m is KeyedMessage => m !== undefined));
+  return messages.allOf(op.reply.channel);
 }
 
 /** `value` appended to `key`'s list in `map`. */
@@ -185,18 +172,12 @@ function appendTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else list.push(value);
 }
 
-function at(root: unknown, segments: Segments): unknown {
-  let node = root;
-  for (const s of segments) node = isObj(node) ? node[s] : Array.isArray(node) ? node[Number(s)] : undefined;
-  return node;
-}
-
-function carried(op: Obj, ch: Obj, byObject: ReadonlyMap<Obj, AsyncMessage[]>): AsyncMessage[] {
+function carried(op: Obj, ch: Obj, messages: V3Messages): AsyncMessage[] {
   const out: AsyncMessage[] = [];
   const add = (named: unknown, channel: unknown): void => {
     const written = Array.isArray(named) ? named.filter(isObj) : [];
     const objects = written.length > 0 ? written : isObj(channel) && isObj(channel.messages) ? Object.values(channel.messages).filter(isObj) : [];
-    for (const m of objects) appendAll(out, byObject.get(m) ?? []);
+    for (const m of objects) appendAll(out, messages.holdingObject(m));
   };
   add(op.messages, ch);
   if (isObj(op.reply)) add(op.reply.messages, op.reply.channel);
@@ -244,10 +225,12 @@ function readV2(doc: Obj, asWritten: Obj): AsyncChannel[] {
     const ops = written.map(({ action, op }): AsyncOperation => {
       const operationId = str(withTraits(op).operationId);
       const messages = carried.get(action) ?? [];
-      return { ...operation(operationId ?? `${action} ${id}`, action, op, messages, messages, messages), ...(operationId === undefined ? { unnamed: true as const } : {}) };
+      const uses = [{ scope: out.length, messages }];
+      return { ...operation(operationId ?? `${action} ${id}`, action, op, messages, uses, messages), ...(operationId === undefined ? { unnamed: true as const } : {}) };
     });
     const servers = Array.isArray(ch.servers) ? ch.servers.filter((s): s is string => typeof s === "string") : [];
-    out.push(channel(id, id, ch, ops, channelMessages, servers, undefined, `/channels/${pointerSegment(id)}`));
+    // A 2.x page decides from its own channel's operations only (`channelPageMessages`): its scope is its place.
+    out.push(channel(id, id, ch, ops, channelMessages, out.length, servers, undefined, `/channels/${pointerSegment(id)}`));
   }
   return out;
 }
@@ -263,23 +246,7 @@ function readOn(read: Map<Obj, AsyncMessage>, list: V2MessageList): AsyncMessage
   });
 }
 
-function readMessageMap(messages: unknown, byObject: Map<Obj, AsyncMessage[]>, byKey: Map<Obj, Map<string, AsyncMessage>>): AsyncMessage[] {
-  if (!isObj(messages)) return [];
-  const keys = new Map<string, AsyncMessage>();
-  byKey.set(messages, keys);
-  return Object.entries(messages)
-    .filter((e): e is [string, Obj] => isObj(e[1]))
-    .map(([key, m]) => {
-      const read = readMessage(m, key);
-      keys.set(key, read);
-      const same = byObject.get(m);
-      if (same !== undefined) same.push(read);
-      else byObject.set(m, [read]);
-      return read;
-    });
-}
-
-function operation(id: string, action: string, op: Obj, messages: readonly AsyncMessage[], uses: readonly AsyncMessage[], touches: readonly AsyncMessage[]): AsyncOperation {
+function operation(id: string, action: string, op: Obj, messages: readonly AsyncMessage[], uses: readonly AsyncMessageUse[], touches: readonly AsyncMessage[]): AsyncOperation {
   // Its traits' summary, description and bindings are its own; its rule is read from the
   // operation as written (`asyncOperationRule` narrows it by each trait's).
   const merged = withTraits(op);
@@ -305,6 +272,7 @@ function channel(
   ch: Obj,
   operations: AsyncOperation[],
   messages: readonly AsyncMessage[],
+  scope: number,
   servers: string[],
   rule: ApiExtension | undefined,
   pointer: string,
@@ -330,6 +298,7 @@ function channel(
     ...(isObj(ch.bindings) ? { bindings: ch.bindings } : {}),
     operations,
     messages,
+    scope,
     servers,
     ...(serversNotShown(ch) ? { serversNotShown: true as const } : {}),
     hidden: readFlag(ch["x-hidden"]) || (extension?.metadata !== undefined && readPageMeta(extension.metadata).hidden),

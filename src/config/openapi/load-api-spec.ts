@@ -121,7 +121,7 @@ async function buildUncached(text: string, source: string, remote: boolean, deps
     if (expanded.over) return done({ ok: false, message: tooLargeMessage(expanded.at), overLimit: true }, deref.selfContained);
     const circles = circleWarnings(findDataCycles(deref.document));
     const read = readAsyncapi(deref.document, source, type.version, written);
-    const shapes = !read.ok ? [] : type.version === "3" ? asyncapi3ShapeWarnings(deref.document) : asyncapi2ShapeWarnings(deref.document);
+    const shapes = !read.ok ? [] : type.version === "3" ? asyncapi3ShapeWarnings(deref.document, written) : asyncapi2ShapeWarnings(deref.document, written);
     if (read.ok && cut.stray.length > 0) read.spec = { ...read.spec, strayParts: cut.stray };
     const decided = deref.decisions.length > 0 ? { refDecisions: deref.decisions } : {};
     return done(read.ok ? { ok: true, spec: read.spec, warnings: placed([...parseWarnings, ...cut.warnings, ...deref.warnings, ...circles, ...shapes]), ...decided } : { ok: false, message: read.message, ...decided }, deref.selfContained);

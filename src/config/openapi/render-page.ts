@@ -1,6 +1,6 @@
 import { LIMITS } from "../../limits.js";
 import { finiteDataSized } from "../finite-data.js";
-import type { AsyncChannel, AsyncMessage, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
+import type { AsyncChannel, AsyncMessage, AsyncMessageUse, AsyncOperation, AsyncSpec } from "../asyncapi/model.js";
 import { bindingsLine, channelServers, listEntries, listText, NAMES_SHARE, operationHeading } from "../asyncapi/channel-lines.js";
 import { BudgetMemo } from "./budget-memo.js";
 import { readPageMeta } from "../page-meta.js";
@@ -555,7 +555,9 @@ export function channelPageMessages(spec: AsyncSpec, ch: AsyncChannel): readonly
   // Every operation of a 2.x channel on its page: every message is one of theirs, all shown.
   if (v2 && ch.operations.every((op) => operationOnChannelPage(ch, op))) return ch.messages;
   const { readable, unreadable } = v2 ? ownMessageReaders(ch) : messageReaders(spec, ch);
-  return ch.messages.filter((m) => readable.has(m) || !unreadable.has(m));
+  // Shown by what is named on this channel: a message is one object on every channel carrying it.
+  const named = readable.get(ch.scope);
+  return ch.messages.filter((m) => named?.has(m) === true || !unreadable.has(m));
 }
 
 /**
@@ -566,18 +568,29 @@ export function channelPageMessages(spec: AsyncSpec, ch: AsyncChannel): readonly
  * reading its own copy decided so before.
  */
 function ownMessageReaders(ch: AsyncChannel): MessageReaders {
-  const readable = new Set<AsyncMessage>();
+  const readable = new Map<number, Set<AsyncMessage>>();
   const unreadable = new Set<AsyncMessage>();
   for (const op of ch.operations) {
-    if (operationOnChannelPage(ch, op)) for (const m of op.uses) readable.add(m);
+    if (operationOnChannelPage(ch, op)) readableAdd(readable, op.uses, ch.scope);
     else for (const m of op.touches) unreadable.add(m);
   }
   return { readable, unreadable };
 }
 
 interface MessageReaders {
-  readonly readable: ReadonlySet<AsyncMessage>;
+  /** By the channel (`AsyncChannel.scope`) readable operations name them on. */
+  readonly readable: ReadonlyMap<number, ReadonlySet<AsyncMessage>>;
   readonly unreadable: ReadonlySet<AsyncMessage>;
+}
+
+/** `uses`' messages added to `readable` under the channel they are named on (`scope` for every one when given). */
+function readableAdd(readable: Map<number, Set<AsyncMessage>>, uses: readonly AsyncMessageUse[], scope?: number): void {
+  for (const use of uses) {
+    const at = scope ?? use.scope;
+    let set = readable.get(at);
+    if (set === undefined) readable.set(at, (set = new Set()));
+    for (const m of use.messages) set.add(m);
+  }
 }
 
 /** `messageReaders` of each spec by the page's rule (`pageRuleKey`): pages of one rule share them. */
@@ -596,13 +609,14 @@ function messageReaders(spec: AsyncSpec, ch: AsyncChannel): MessageReaders {
   if (known !== undefined) return known;
   // Whether every reader of this page may read an operation is what puts it on a page, asked of
   // this page: a channel restricted to an operation's groups shows its messages.
-  const readable = new Set<AsyncMessage>();
+  const readable = new Map<number, Set<AsyncMessage>>();
   const unreadable = new Set<AsyncMessage>();
   for (const c of spec.channels) {
     // Shown by what a readable operation names by key (two keys may hold one object: the other
-    // key's name is not its text), hidden by any object a restricted one carries.
+    // key's name is not its text) on the channel it names it on, hidden by any object a
+    // restricted one carries, on any channel.
     for (const op of c.operations) {
-      if (operationOnChannelPage(ch, op)) for (const m of op.uses) readable.add(m);
+      if (operationOnChannelPage(ch, op)) readableAdd(readable, op.uses);
       else for (const m of op.touches) unreadable.add(m);
     }
   }
