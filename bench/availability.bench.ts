@@ -237,7 +237,7 @@ async function serveUnderTest(args: readonly string[]): Promise<Served> {
     return { origin: one.origin, child: one.child, pids: undefined, connectionTo: () => Promise.reject(new Error("one process")) };
   }
   const many = await startWorkers([...args, "--workers", String(WORKERS)]);
-  return { origin: many.origin, child: many.child, pids: many.pids, connectionTo: (k) => connectionTo(many.origin, many.port, many.pids, many.pids[k % many.pids.length] as number) };
+  return { origin: many.origin, child: many.child, pids: many.pids, connectionTo: (k) => connectionTo(many.origin, many.pids, many.pids[k % many.pids.length] as number) };
 }
 
 /** (e): one address cancelling its running runaways in a loop (two at a time, each dropped 300 ms after it was sent). */

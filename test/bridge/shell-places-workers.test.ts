@@ -49,12 +49,15 @@ afterAll(async () => {
 /** An MCP client (the SDK's) from `CALLER` whose every request goes over one connection that worker `pid` serves. */
 async function clientVia(pid: number, pids: readonly number[]): Promise<Awaited<ReturnType<typeof mcpClient>>> {
   let c: Connection | undefined;
-  // Each new connection goes to the worker holding the fewest (equals in turn); the others stay open.
-  for (let i = 0; i < 8 * pids.length && c === undefined; i++) {
+  // Each new connection goes to the worker holding the fewest (equals in turn); the others stay
+  // open, so the counts only grow and `pid` is reached within the others' lead (a replacement
+  // worker that serves with none against the survivor's dozen takes a dozen first). One whose
+  // answer is its last (`Connection: close`: a worker over its share sheds it) is a miss too.
+  for (let i = 0; i < 32 * pids.length && c === undefined; i++) {
     const next = new Connection(server.origin);
     connections.push(next);
-    await next.get("/.well-known/mcp");
-    if (next.owner(server.port, pids) === pid) c = next;
+    const answer = await next.get("/.well-known/mcp");
+    if (answer.headers.connection !== "close" && next.owner(pids) === pid) c = next;
   }
   if (c === undefined) throw new Error(`no connection landed on worker ${pid}`);
   const over = c;

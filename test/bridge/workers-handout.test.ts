@@ -41,7 +41,7 @@ async function connect(s: WorkersProcess, n: number): Promise<number[]> {
     const c = new Connection(s.origin);
     connections.push(c);
     expect((await c.get("/.well-known/mcp")).status).toBe(200);
-    owners.push(c.owner(s.port, children(s.child.pid as number)) ?? -1);
+    owners.push(c.owner(children(s.child.pid as number)) ?? -1);
   }
   return owners;
 }
@@ -74,12 +74,12 @@ describe("serve --http --workers 2 hands each connection to the worker holding t
     await half;
     process.kill(victim, "SIGCONT");
     await Promise.all(burst);
-    const first = connections.map((c) => c.owner(s.port, children(s.child.pid as number)) ?? -1);
+    const first = connections.map((c) => c.owner(children(s.child.pid as number)) ?? -1);
     expect(tally(first, [victim, survivor])).toEqual([5, 5]);
     // Keep-alive: a second request on each connection is answered by the worker holding it.
     for (const [i, c] of connections.entries()) {
       expect((await c.get("/.well-known/mcp")).status).toBe(200);
-      expect(c.owner(s.port, children(s.child.pid as number))).toBe(first[i]);
+      expect(c.owner(children(s.child.pid as number))).toBe(first[i]);
     }
 
     // The replacement of the killed worker is held at the gate, before it loads anything.
@@ -121,7 +121,7 @@ describe("serve --http --workers 2 hands each connection to the worker holding t
     expect(closes.at(-1)).toBe(0);
     expect(closes.reduce((a, b) => a + b)).toBeGreaterThanOrEqual(3);
     const split = tally(
-      kept.map((c) => c.owner(s.port, children(s.child.pid as number)) ?? -1),
+      kept.map((c) => c.owner(children(s.child.pid as number)) ?? -1),
       [survivor, fresh],
     );
     expect(split.sort()).toEqual([7, 8]);
@@ -131,7 +131,7 @@ describe("serve --http --workers 2 hands each connection to the worker holding t
     server = await startWorkers(["--dir", DEMO, "--state", state.dir, "--project-id", "docs", "--workers", "2"]);
     const s = server;
     const [stale, live] = s.pids as [number, number];
-    const owners = (cs: readonly Connection[]): number[] => tally(cs.map((c) => c.owner(s.port, children(s.child.pid as number)) ?? -1), [stale, live]);
+    const owners = (cs: readonly Connection[]): number[] => tally(cs.map((c) => c.owner(children(s.child.pid as number)) ?? -1), [stale, live]);
     const before = Array.from({ length: 8 }, () => new Connection(s.origin));
     connections.push(...before);
     for (const c of before) expect((await c.get("/.well-known/mcp")).status).toBe(200);

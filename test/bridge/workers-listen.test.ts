@@ -2,7 +2,8 @@ import { Agent, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ListenQuota } from "../../src/bridge/mcp/listen-quota.js";
 import { ListenQuotaLedger } from "../../src/bridge/mcp/shared-listen-quota.js";
-import { socketOwner, startWorkers, stopProcess, type WorkersProcess } from "../helpers/workers.js";
+import { socketOwner } from "../helpers/socket-owner.js";
+import { startWorkers, stopProcess, type WorkersProcess } from "../helpers/workers.js";
 import { DEMO, tempDir } from "./harness.js";
 
 /**
@@ -43,9 +44,9 @@ afterAll(async () => {
 function ownerOfNext(agent: Agent): Promise<number | undefined> {
   return new Promise((resolve, reject) => {
     const req = request(`${server.origin}/.well-known/mcp`, { agent }, (res) => {
-      const port = res.socket.localPort ?? -1;
+      const socket = res.socket;
       res.resume();
-      res.on("end", () => resolve(socketOwner(server.port, port, server.pids)));
+      res.on("end", () => resolve(socketOwner(socket, server.pids)));
     });
     req.on("error", reject);
     req.end();

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits.js";
 import { MediaTurnLedger } from "../../src/bridge/web/preview/shared-media-turns.js";
-import { socketOwner, startWorkers, stopProcess, type WorkersProcess } from "../helpers/workers.js";
+import { socketOwner } from "../helpers/socket-owner.js";
+import { startWorkers, stopProcess, type WorkersProcess } from "../helpers/workers.js";
 import { DEMO, tempDir } from "./harness.js";
 
 /**
@@ -78,7 +79,7 @@ async function ask(caller: string, heard: (h: Heard) => void): Promise<number | 
   // Handed to a worker by the primary: found in /proc once it holds the connection.
   let owner: number | undefined;
   while (owner === undefined && !socket.destroyed) {
-    owner = socketOwner(server.port, socket.localPort ?? -1, server.pids);
+    owner = socketOwner(socket, server.pids);
     if (owner === undefined) await new Promise((resolve) => setImmediate(resolve));
   }
   return owner;

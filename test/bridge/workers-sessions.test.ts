@@ -25,8 +25,8 @@ let b: Connection;
 beforeAll(async () => {
   state = tempDir("svc-mcp-workers-sessions-");
   server = await startWorkers(["--dir", DEMO, "--state", state.dir, "--project-id", "docs", "--workers", "2", ...OFF]);
-  a = await connectionTo(server.origin, server.port, server.pids, server.pids[0] as number);
-  b = await connectionTo(server.origin, server.port, server.pids, server.pids[1] as number);
+  a = await connectionTo(server.origin, server.pids, server.pids[0] as number);
+  b = await connectionTo(server.origin, server.pids, server.pids[1] as number);
 });
 
 afterAll(async () => {
@@ -63,7 +63,7 @@ describe("2025 sessions under serve --http --workers 2 (adversary round 26)", ()
   it("an anonymous session is its address's: from another address, on either worker, it is unknown to ping, calls and DELETE, and lives on for its own (adversary round 40, F1)", async () => {
     const id = await open(a);
     expect((await search(b, id)).status).toBe(200);
-    const others = [await connectionTo(server.origin, server.port, server.pids, server.pids[0] as number, "127.0.0.2"), await connectionTo(server.origin, server.port, server.pids, server.pids[1] as number, "127.0.0.2")];
+    const others = [await connectionTo(server.origin, server.pids, server.pids[0] as number, "127.0.0.2"), await connectionTo(server.origin, server.pids, server.pids[1] as number, "127.0.0.2")];
     try {
       for (const other of others) {
         expect(answer(await other.post("/mcp", { jsonrpc: "2.0", id: 3, method: "ping" }, headers(id)))).toEqual([404, NOT_FOUND]);
@@ -79,7 +79,7 @@ describe("2025 sessions under serve --http --workers 2 (adversary round 26)", ()
 
   it("a caller's 1,000 sessions are the server's: its 1,001st, opened over both workers, ends its oldest on both (adversary round 39, F2)", async () => {
     const from = "127.0.0.3";
-    const c = [await connectionTo(server.origin, server.port, server.pids, server.pids[0] as number, from), await connectionTo(server.origin, server.port, server.pids, server.pids[1] as number, from)] as const;
+    const c = [await connectionTo(server.origin, server.pids, server.pids[0] as number, from), await connectionTo(server.origin, server.pids, server.pids[1] as number, from)] as const;
     try {
       // 500 opened on each worker (each worker's own bound of 1,000 is not reached), the first used on both.
       const ids: string[] = [];

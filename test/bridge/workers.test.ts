@@ -41,7 +41,7 @@ async function start(extra: readonly string[]): Promise<WorkersProcess> {
 }
 
 async function reach(s: WorkersProcess, pid: number): Promise<Connection> {
-  const c = await connectionTo(s.origin, s.port, s.pids, pid);
+  const c = await connectionTo(s.origin, s.pids, pid);
   connections.push(c);
   return c;
 }
@@ -83,8 +83,8 @@ describe("serve --http --workers 2", () => {
     expect(JSON.parse(answers[0]?.body as string).result.content[0].text).toContain("signed");
     expectRefused(await search(a, sa));
     expectRefused(await search(b, sb));
-    expect(a.owner(s.port, s.pids)).toBe(s.pids[0]);
-    expect(b.owner(s.port, s.pids)).toBe(s.pids[1]);
+    expect(a.owner(s.pids)).toBe(s.pids[0]);
+    expect(b.owner(s.pids)).toBe(s.pids[1]);
   });
 
   it("a session opened on one worker continues on the other; an id no worker signed is unknown on both", async () => {
@@ -155,7 +155,7 @@ describe("serve --http --workers 2", () => {
     expect(fresh).not.toBe(victim);
 
     const pids = [survivor, fresh];
-    const c = await connectionTo(s.origin, s.port, pids, fresh);
+    const c = await connectionTo(s.origin, pids, fresh);
     connections.push(c);
     // Two of the four calls were taken before the crash: two more pass, on the new worker too.
     expect((await search(c, session)).status).toBe(200);

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { REPO } from "./paths.js";
+import { type ClientEnd, socketOwner } from "./socket-owner.js";
 
 /** A spawned `svc-mcp serve --http --workers N --port 0` (the primary), as deployed. */
 export interface WorkersProcess {
@@ -74,7 +74,8 @@ export interface Answer {
  */
 export class Connection {
   private readonly agent: Agent;
-  private localPort: number | undefined;
+  /** The client end of the connection the last request went on (the agent opens a new one if the server closed it). */
+  private end: ClientEnd = {};
 
   /** `from`: the local address the connection is made from (any 127/8 address reaches a loopback server). */
   constructor(
@@ -114,19 +115,16 @@ export class Connection {
           res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
         },
       );
-      req.on("socket", (socket) => {
-        const note = (): void => void (this.localPort = socket.localPort);
-        if (socket.localPort !== undefined) note();
-        else socket.once("connect", note);
-      });
+      // Its addresses are read when asked (`owner`): here, before the connect, the remote ones are not known yet.
+      req.on("socket", (socket) => void (this.end = socket));
       req.on("error", reject);
       req.end(text);
     });
   }
 
   /** The pid among `pids` holding this connection's server end (read from /proc; Linux). */
-  owner(serverPort: number, pids: readonly number[]): number | undefined {
-    return socketOwner(serverPort, this.localPort ?? -1, pids);
+  owner(pids: readonly number[]): number | undefined {
+    return socketOwner(this.end, pids);
   }
 
   close(): void {
@@ -135,61 +133,32 @@ export class Connection {
 }
 
 /**
- * The pid among `pids` holding the server end of the loopback connection serverPort <- clientPort
- * (read from /proc; Linux). Every socket table line with those two ports is tried, not the first:
- * a closed connection's TIME_WAIT line (inode 0), or one from another local address that happened
- * to use the same client port, would otherwise hide the live one and answer `undefined`.
+ * New connections opened before `connectionTo` gives up: far more than it takes (see there), so
+ * reaching it says the worker serves no more.
  */
-export function socketOwner(serverPort: number, clientPort: number, pids: readonly number[]): number | undefined {
-  const inodes = new Set(serverSocketInodes(serverPort, clientPort));
-  if (inodes.size === 0) return undefined;
-  return pids.find((pid) => {
-    const dir = `/proc/${pid}/fd`;
-    let fds: string[];
-    try {
-      fds = readdirSync(dir);
-    } catch {
-      return false; // That worker is gone.
-    }
-    return fds.some((fd) => {
-      try {
-        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(join(dir, fd)));
-        return m !== null && inodes.has(m[1] as string);
-      } catch {
-        return false;
-      }
-    });
-  });
-}
+const MAX_CONNECTIONS_PER_WORKER = 32;
 
-/** The inodes of the live server-side sockets of loopback connections serverPort <- clientPort. */
-function serverSocketInodes(serverPort: number, clientPort: number): string[] {
-  const hex = (n: number): string => n.toString(16).toUpperCase().padStart(4, "0");
-  const found: string[] = [];
-  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text: string;
-    try {
-      text = readFileSync(table, "utf8");
-    } catch {
-      continue;
+/**
+ * A connection to `origin` that the worker `pid` serves: new connections until one lands there.
+ * The primary hands each to the worker holding the fewest, equals in turn, by counts that learn
+ * of a close a moment after it. So the misses stay open until one lands: closed at once, each
+ * close counted before the next connection (a quick machine) left another worker the fewest
+ * again and again while `pid` held one more, and only a slow one reached `pid`. Kept, they only
+ * add to the others' counts: `pid` is the fewest (or an equal, next in turn) after a miss or two.
+ * A connection whose answer is its last (`Connection: close`: a worker over its share of the
+ * connections closes it) is a miss too.
+ */
+export async function connectionTo(origin: string, pids: readonly number[], pid: number, from?: string): Promise<Connection> {
+  const misses: Connection[] = [];
+  try {
+    for (let i = 0; i < MAX_CONNECTIONS_PER_WORKER * pids.length; i++) {
+      const c = new Connection(origin, from);
+      const answer = await c.get("/.well-known/mcp");
+      if (answer.headers.connection !== "close" && c.owner(pids) === pid) return c;
+      misses.push(c);
     }
-    for (const line of text.split("\n").slice(1)) {
-      const f = line.trim().split(/\s+/);
-      const inode = f[9];
-      if (f[1]?.endsWith(`:${hex(serverPort)}`) && f[2]?.endsWith(`:${hex(clientPort)}`) && inode !== undefined && inode !== "0") found.push(inode);
-    }
-  }
-  return found;
-}
-
-/** A connection to `origin` that the worker `pid` serves: new connections until one lands there. */
-export async function connectionTo(origin: string, port: number, pids: readonly number[], pid: number, from?: string): Promise<Connection> {
-  // Each new connection goes to the worker holding the fewest (equals in turn): a few tries reach each one.
-  for (let i = 0; i < 8 * pids.length; i++) {
-    const c = new Connection(origin, from);
-    await c.get("/.well-known/mcp");
-    if (c.owner(port, pids) === pid) return c;
-    c.close();
+  } finally {
+    for (const c of misses) c.close();
   }
   throw new Error(`no connection landed on worker ${pid}`);
 }
