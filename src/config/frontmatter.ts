@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type matterType from "gray-matter";
 import { LIMITS } from "../limits.js";
 import { expandedSize } from "./expanded-size.js";
+import { mayHoldRule } from "./front-matter-rule-words.js";
 import { BOM_INSIDE, frontMatterLead, frontMatterLeadWarning } from "./frontmatter-lead.js";
 import { wideEncoding } from "./text-encoding.js";
 import { isStackOverflow } from "./stack-overflow.js";
@@ -173,17 +174,20 @@ function parseAfterLead(text: string): FrontMatterResult {
     // YAML that is no mapping (a list `- groups: [staff]`, a quoted `'groups: [staff]'`, a string
     // such as `标题：《快速入门》` with a full-width colon, a number) sets no key, yet may be a
     // rule written wrongly: read as none, it served the page to every reader (adversary round 65
-    // F1). A rule that cannot be read restricts to no reader, so it is refused as YAML that does
-    // not parse is: a reload keeps the last good version, a new file is not served.
+    // F1). A rule that cannot be read restricts to no reader, so such front matter that may hold
+    // one is refused as YAML that does not parse is: a reload keeps the last good version, a new
+    // file is not served. Without a rule word it is read as none (a page written with full-width
+    // colons, one string to YAML, stays served, as on the platform).
     const shape = shapeOf(data);
-    if (shape !== undefined) return { ok: false, message: notKeys(shape), line: 1 };
+    if (shape !== undefined && mayHoldRule(text.slice(0, text.length - content.length))) return { ok: false, message: notKeys(shape), line: 1 };
     // Only an anchor (`&name`) lets a value be used twice; without one the tree is no larger
     // than its text, and the walk is skipped.
-    const tooLarge = text.lastIndexOf("&", text.length - content.length) === -1 ? undefined : overLimit(data as object);
+    const tooLarge = shape !== undefined || text.lastIndexOf("&", text.length - content.length) === -1 ? undefined : overLimit(data as object);
     if (tooLarge !== undefined) return { ok: false, message: tooLarge };
     const bodyOffset = text.length - content.length;
     const bodyLine = countLines(text, bodyOffset);
-    return { ok: true, data: data as FrontMatterData, body: content, bodyLine };
+    // No mapping and no rule in it: read as none, as the platform reads it (`check` says so: `frontMatterShape`).
+    return { ok: true, data: (shape === undefined ? data : {}) as FrontMatterData, body: content, bodyLine };
   } catch (error) {
     // js-yaml reads nesting recursively: a value thousands deep overflows its stack.
     if (isStackOverflow(error)) return { ok: false, message: "arrays and objects nested too deeply to read" };
@@ -207,6 +211,22 @@ function shapeOf(read: unknown): string | undefined {
   if (ArrayBuffer.isView(read)) return "binary data";
   if (typeof read === "object" && read !== null) return undefined;
   return typeof read === "string" ? "a string" : `a ${typeof read}`;
+}
+
+/**
+ * What a page's front matter is when it is no mapping of keys to values and holds no rule, and so
+ * was read as none (`parseFrontMatter`): "a string", "a list", "a number"...; undefined for a
+ * mapping, none, or front matter that cannot be read or is refused (with its own message).
+ */
+export function frontMatterShape(source: string): string | undefined {
+  const text = source.slice(frontMatterLead(source).at);
+  if (!text.startsWith("---")) return undefined;
+  if (closingDelimiter(text) === -1 && opensWithRule(text)) return undefined;
+  try {
+    return shapeOf(matterOf(text).data ?? {});
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why front matter that is no mapping is refused, and what to write instead. */

@@ -8,7 +8,7 @@ import { listSpecReferences } from "../config/docs-json/spec-references.js";
 import { locate, sortDiagnostics, VALIDATION_CODES } from "../config/docs-json/validate.js";
 import { type DocsJsonResult, loadDocsJson } from "../config/load-docs-json.js";
 import { parseOperationEntry } from "../config/openapi/entry.js";
-import { frontMatterWarning } from "../config/frontmatter.js";
+import { frontMatterShape, frontMatterWarning } from "../config/frontmatter.js";
 import { frontMatterProblems } from "../config/page-meta.js";
 import { readSiteConfig } from "../config/read-site-config.js";
 import { toPagePath } from "../config/site-config.js";
@@ -87,9 +87,19 @@ export async function checkSite(root: string, options: CheckOptions = {}): Promi
         message: config.indexing === "all" ? `page is ${where}` : `page is ${where}, so search leaves it out (seo.indexing "all" includes it)`,
       });
     }
+    // Only a page whose front matter was read as empty can be one whose YAML was no mapping.
+    const shape = Object.keys(page.frontMatter).length === 0 ? frontMatterShape(page.file.text) : undefined;
+    if (shape !== undefined) {
+      diagnostics.push({
+        severity: "warning",
+        file: rel,
+        line: 1,
+        code: "front-matter",
+        message: `front matter is ${shape}, not keys with values (\`title: Setup\`): read as none, so the page has no title, description or other setting from it`,
+      });
+    }
     // Front matter the platform would show as text (or read a key of otherwise): read here, said here.
-    // (YAML that is no mapping is refused at the load, so never reaches here: `parseFrontMatter`.)
-    const unlike = Object.keys(page.frontMatter).length > 0 ? frontMatterWarning(page.file.text) : undefined;
+    const unlike = shape === undefined && Object.keys(page.frontMatter).length > 0 ? frontMatterWarning(page.file.text) : undefined;
     if (unlike !== undefined) diagnostics.push({ severity: "warning", file: rel, line: 1, code: "front-matter", message: unlike });
     for (const problem of frontMatterProblems(page.frontMatter)) {
       const line = frontMatterKeyLine(page.file.text, problem.path.split(/[.[]/)[0] ?? problem.path);
