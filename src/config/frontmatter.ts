@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type matterType from "gray-matter";
 import { LIMITS } from "../limits.js";
 import { expandedSize } from "./expanded-size.js";
+import { mayHoldRule } from "./front-matter-rule-words.js";
 import { BOM_INSIDE, frontMatterLead, frontMatterLeadWarning } from "./frontmatter-lead.js";
 import { wideEncoding } from "./text-encoding.js";
 import { isStackOverflow } from "./stack-overflow.js";
@@ -125,8 +126,10 @@ export function parseFrontMatter(source: string): FrontMatterResult {
   const lead = frontMatterLead(source);
   if (lead.more === undefined) return parseAfterLead(lead.at === 0 ? source : source.slice(lead.at));
   const parsed = parseAfterLead(source.slice(lead.at));
-  // Keys read: the page's. No key (YAML that is no mapping, such as prose between two rules):
-  // nothing there could restrict the page, so it is read as the platform reads it, all body.
+  // Keys read: the page's. None (front matter empty or only comments): nothing there could
+  // restrict the page, so it is read as the platform reads it, all body. YAML that is no mapping
+  // (prose between two rules, a list) was read so too, and a list `- groups: [staff]` opened the
+  // page; it is refused above, as without a lead (adversary round 65 F1).
   if (!parsed.ok) return parsed.line === undefined ? parsed : { ...parsed, line: parsed.line + countLines(source, lead.at) - 1 };
   if (Object.keys(parsed.data).length > 0) return { ...parsed, bodyLine: countLines(source, source.length - parsed.body.length) };
   return { ok: true, data: {}, body: source, bodyLine: 1 };
@@ -166,19 +169,25 @@ function parseAfterLead(text: string): FrontMatterResult {
     // Passing options also turns off gray-matter's global content cache (an unbounded memory leak
     // for a long-running watcher).
     const { data: parsed, content } = matterOf(text);
-    const read = (parsed ?? {}) as unknown;
-    // YAML that is no mapping (`标题：《快速入门》` with a full-width colon reads as one string; a
-    // list) sets no key: the platform renders such a page with none (gray-matter hands it the
-    // string), so it is read as a page without front matter, and `check` says so
-    // (`frontMatterShape`), rather than left out (alter's Chinese pages were).
-    const data = typeof read !== "object" || read === null || Array.isArray(read) ? {} : read;
+    // Empty front matter, or only comments, is none.
+    const data = (parsed ?? {}) as unknown;
+    // YAML that is no mapping (a list `- groups: [staff]`, a quoted `'groups: [staff]'`, a string
+    // such as `标题：《快速入门》` with a full-width colon, a number) sets no key, yet may be a
+    // rule written wrongly: read as none, it served the page to every reader (adversary round 65
+    // F1). A rule that cannot be read restricts to no reader, so such front matter that may hold
+    // one is refused as YAML that does not parse is: a reload keeps the last good version, a new
+    // file is not served. Without a rule word it is read as none (a page written with full-width
+    // colons, one string to YAML, stays served, as on the platform).
+    const shape = shapeOf(data);
+    if (shape !== undefined && mayHoldRule(text.slice(0, text.length - content.length))) return { ok: false, message: notKeys(shape), line: 1 };
     // Only an anchor (`&name`) lets a value be used twice; without one the tree is no larger
     // than its text, and the walk is skipped.
-    const tooLarge = text.lastIndexOf("&", text.length - content.length) === -1 ? undefined : overLimit(data);
+    const tooLarge = shape !== undefined || text.lastIndexOf("&", text.length - content.length) === -1 ? undefined : overLimit(data as object);
     if (tooLarge !== undefined) return { ok: false, message: tooLarge };
     const bodyOffset = text.length - content.length;
     const bodyLine = countLines(text, bodyOffset);
-    return { ok: true, data: data as FrontMatterData, body: content, bodyLine };
+    // No mapping and no rule in it: read as none, as the platform reads it (`check` says so: `frontMatterShape`).
+    return { ok: true, data: (shape === undefined ? data : {}) as FrontMatterData, body: content, bodyLine };
   } catch (error) {
     // js-yaml reads nesting recursively: a value thousands deep overflows its stack.
     if (isStackOverflow(error)) return { ok: false, message: "arrays and objects nested too deeply to read" };
@@ -194,23 +203,35 @@ function parseAfterLead(text: string): FrontMatterResult {
   }
 }
 
+/** What parsed front matter is when it is no mapping of keys to values ("a list", "a string", "a number"...); undefined for a mapping. */
+function shapeOf(read: unknown): string | undefined {
+  if (Array.isArray(read)) return "a list";
+  // A date (`2024-01-01`) or `!!binary` alone is an object with no keys: no mapping either.
+  if (read instanceof Date) return "a date";
+  if (ArrayBuffer.isView(read)) return "binary data";
+  if (typeof read === "object" && read !== null) return undefined;
+  return typeof read === "string" ? "a string" : `a ${typeof read}`;
+}
+
 /**
- * What a page's front matter is when it is no mapping of keys to values, and so read as none
- * (`parseFrontMatter`): "a string", "a list", "a number"...; undefined for a mapping, none, or
- * front matter that cannot be read at all (refused with its own message).
+ * What a page's front matter is when it is no mapping of keys to values and holds no rule, and so
+ * was read as none (`parseFrontMatter`): "a string", "a list", "a number"...; undefined for a
+ * mapping, none, or front matter that cannot be read or is refused (with its own message).
  */
 export function frontMatterShape(source: string): string | undefined {
   const text = source.slice(frontMatterLead(source).at);
   if (!text.startsWith("---")) return undefined;
   if (closingDelimiter(text) === -1 && opensWithRule(text)) return undefined;
-  let read: unknown;
   try {
-    read = matterOf(text).data;
+    return shapeOf(matterOf(text).data ?? {});
   } catch {
     return undefined;
   }
-  if (read === null || read === undefined || (typeof read === "object" && !Array.isArray(read))) return undefined;
-  return Array.isArray(read) ? "a list" : typeof read === "string" ? "a string" : `a ${typeof read}`;
+}
+
+/** Why front matter that is no mapping is refused, and what to write instead. */
+function notKeys(shape: string): string {
+  return `it is ${shape}, not keys with values, so a rule in it (\`groups\`) cannot be read and the page is served to no reader: write each key as \`key: value\` (\`title: Setup\`, \`groups: [staff]\`)`;
 }
 
 /**

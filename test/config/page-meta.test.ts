@@ -79,18 +79,49 @@ describe("parseFrontMatter on real-world slips", () => {
     expect(parseFrontMatter("\uFEFF---\ntitle: With BOM\n---\n\nBody\n")).toEqual({ ok: true, data: { title: "With BOM" }, body: "\nBody\n", bodyLine: 4 });
   });
 
-  it("reads YAML that is no mapping (a full-width colon makes one string) as no front matter, and tells its shape", () => {
+  it("refuses YAML that is no mapping when a rule word may be in it: a rule written so cannot be read", () => {
+    const why = (shape: string) =>
+      `it is ${shape}, not keys with values, so a rule in it (\`groups\`) cannot be read and the page is served to no reader: write each key as \`key: value\` (\`title: Setup\`, \`groups: [staff]\`)`;
+    const texts = ["---\n- groups: [a]\n---\nBody", "---\n'groups: [a]'\n---\nB", "---\n- title: T\n  grups: [a]\n---\nB", "---\n- gr\u043Eups: [a]\n---\nB", "---\n- g\u200Broups: [a]\n---\nB", "---\n- group: a\n---\nB", "\n\n---\n- Groups: [a]\n---\nB", '---\n"\\u0067roups: [a]"\n---\nB'];
+    expect(texts.map(parseFrontMatter)).toEqual([
+      { ok: false, message: why("a list"), line: 1 },
+      { ok: false, message: why("a string"), line: 1 },
+      { ok: false, message: why("a list"), line: 1 },
+      { ok: false, message: why("a list"), line: 1 },
+      { ok: false, message: why("a list"), line: 1 },
+      { ok: false, message: why("a list"), line: 1 },
+      { ok: false, message: why("a list"), line: 3 },
+      { ok: false, message: why("a string"), line: 1 },
+    ]);
+  });
+
+  it("reads YAML that is no mapping and holds no rule word (a full-width colon makes one string) as no front matter, and tells its shape", () => {
     const text = "---\n标题：《快速入门》\n描述：“三步开始”\n---\n## 三步入门\n";
-    expect(parseFrontMatter(text)).toEqual({ ok: true, data: {}, body: "## 三步入门\n", bodyLine: 5 });
-    expect(parseFrontMatter("---\n- a\n- b\n---\nBody")).toEqual({ ok: true, data: {}, body: "Body", bodyLine: 5 });
-    expect([text, "---\n- a\n---\nB", "---\n42\n---\nB", "---\ntitle: A\n---\nB", "---\n---\nB", "No front matter", "---\ntitle: [\n---\nB"].map(frontMatterShape)).toEqual([
+    const texts = [text, "---\n- a\n- b\n---\nBody", "---\n42\n---\nB", "---\nfalse\n---\nB", "---\n2024-01-01\n---\nB", "---\n!!binary aGVsbG8=\n---\nB"];
+    expect(texts.map(parseFrontMatter)).toEqual([
+      { ok: true, data: {}, body: "## 三步入门\n", bodyLine: 5 },
+      { ok: true, data: {}, body: "Body", bodyLine: 5 },
+      { ok: true, data: {}, body: "B", bodyLine: 4 },
+      { ok: true, data: {}, body: "B", bodyLine: 4 },
+      { ok: true, data: {}, body: "B", bodyLine: 4 },
+      { ok: true, data: {}, body: "B", bodyLine: 4 },
+    ]);
+    expect([...texts, "---\ntitle: A\n---\nB", "---\n---\nB", "No front matter", "---\ntitle: [\n---\nB"].map(frontMatterShape)).toEqual([
       "a string",
       "a list",
       "a number",
+      "a boolean",
+      "a date",
+      "binary data",
       undefined,
       undefined,
       undefined,
       undefined,
+    ]);
+    // Empty front matter, or only a comment, is none.
+    expect(["---\n---\nB", "---\n# note\n---\nB"].map(parseFrontMatter)).toEqual([
+      { ok: true, data: {}, body: "B", bodyLine: 3 },
+      { ok: true, data: {}, body: "B", bodyLine: 4 },
     ]);
   });
 
