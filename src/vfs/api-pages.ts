@@ -296,6 +296,7 @@ async function documentedPages(plan: ApiPagePlan, pages: ReadonlyMap<string, Pag
         method: fm.operation.method,
         path: fm.operation.path,
         servers: fm.operation.servers,
+        ...(fm.operation.serversNotShown === true ? { serversNotShown: true as const } : {}),
         specOperations: operationsOf(fm.spec),
         playground,
         anchors: parameterAnchors(fm.operation, new SchemaBudget(schemaNodes())),
@@ -348,7 +349,7 @@ function plannedParts(planned: PlannedApiPage, ctx: PlannedContext): { parts: Pa
   const parts: PageParts = operationPageParts(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata, schemaNodes: () => shares.nodes(item.spec.source, (access ??= generatedAccess(parts))) });
   const info = (schemaNodes: number): ApiPageInfo =>
     lazyAnchors(
-      { pagePath: planned.pagePath, generated: true, kind: op.kind, source: item.spec.source, method: op.method, path: op.path, servers: op.servers, specOperations: ctx.operationsOf(item.spec), playground, schemaNodes },
+      { pagePath: planned.pagePath, generated: true, kind: op.kind, source: item.spec.source, method: op.method, path: op.path, servers: op.servers, ...(op.serversNotShown === true ? { serversNotShown: true as const } : {}), specOperations: ctx.operationsOf(item.spec), playground, schemaNodes },
       () => parameterAnchors(op, new SchemaBudget(schemaNodes)),
     );
   const renderKey = (schemaNodes: number): string | undefined => ctx.renderKeys.operation(item.spec, op, { pagePath: planned.pagePath, settings, playground, metadata }, schemaNodes);

@@ -20,6 +20,9 @@ export interface ApiPageInfo {
   readonly path: string;
   /** Base URLs the relay may call for this page (the spec's servers). */
   readonly servers: readonly string[];
+  /** The servers of the page's operation are left out of its page (`ApiOperation.serversNotShown`):
+   *  the relay calls none, nor any its path item or document declares. */
+  readonly serversNotShown?: true;
   /** Every operation of the page's spec (not its webhooks), whoever may read it: what the relay
    *  compares a path with escaped slashes against as an API that decodes them before it routes
    *  would read it, so that no page carries a call to another operation (`operationServer`).

@@ -163,6 +163,52 @@ describe("pruneSpec", () => {
     );
   });
 
+  it("OpenAPI: a servers list every server of which goes is written as the marker wherever an operation reads it (webhooks and components.pathItems too); a callback's goes whole", () => {
+    const text = yaml([
+      "openapi: 3.1.0",
+      "servers: [{ url: /d }]",
+      "paths:",
+      "  /a: { $ref: '#/components/pathItems/A' }",
+      "  /b:",
+      "    get:",
+      "      servers: [{ url: /s }]",
+      "      callbacks: { cb: { '{$url}': { post: { servers: [{ url: /s }], responses: {} } } } }",
+      "      responses: {}",
+      "webhooks:",
+      "  w: { servers: [{ url: /s }], post: { responses: {} } }",
+      "components:",
+      "  pathItems:",
+      "    A: { servers: [{ url: /s }], get: { servers: [{ url: /s }], responses: {} } }",
+    ]);
+    const cut = [
+      ["paths", "/b", "get", "servers", 0],
+      ["paths", "/b", "get", "callbacks", "cb", "{$url}", "post", "servers", 0],
+      ["webhooks", "w", "servers", 0],
+      ["components", "pathItems", "A", "servers", 0],
+      ["components", "pathItems", "A", "get", "servers", 0],
+    ];
+    expect(prune(text, cut)).toBe(
+      yaml([
+        "openapi: 3.1.0",
+        "servers: [{ url: /d }]",
+        "paths:",
+        "  /a: { $ref: '#/components/pathItems/A' }",
+        "  /b:",
+        "    get:",
+        '      x-svc-servers: "not shown"',
+        "      callbacks: { cb: { '{$url}': { post: { responses: {} } } } }",
+        "      responses: {}",
+        "webhooks:",
+        // In a flow mapping the marker's key is quoted, as the cut writes any key it puts there.
+        '  w: { "x-svc-servers": "not shown", post: { responses: {} } }',
+        "components:",
+        "  pathItems:",
+        '    A: { "x-svc-servers": "not shown", get: { "x-svc-servers": "not shown", responses: {} } }',
+      ]),
+    );
+    expect(prune(text, [["servers", 0]]).split("\n")[1]).toBe('x-svc-servers: "not shown"');
+  });
+
   it("keeps `paths` (and `channels`) as an empty collection; other emptied collections go", () => {
     const text = yaml(["openapi: 3.0.3", "info: { title: T, version: '1' }", "paths:", "  /only:", "    get:", "      x-svc: { metadata: { groups: [a] } }", "      responses: {}", "tags:", "  - name: unused"]);
     expect(prune(text, [["paths", "/only", "get"]])).toBe(yaml(["openapi: 3.0.3", "info: { title: T, version: '1' }", "paths: {}", "tags:", "  - name: unused"]));

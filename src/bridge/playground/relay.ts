@@ -218,6 +218,9 @@ export function createRelay(deps: Pick<RelayDeps, "lookupPage" | "lookup" | "lim
 
 /** The declared servers `target` lies under, in the spec's order; refuses targets under none, or hiding dot segments. */
 function targetServers(page: ApiPageInfo, target: URL, pagePath: string): readonly ServerPattern[] {
+  // Not "declares no server": the spec does, and the page says they are not shown. Its path
+  // item's or document's servers are not this operation's (adversary round 65 F2).
+  if (page.serversNotShown === true) throw new RelayError(403, "target_not_allowed", `the servers of ${pagePath}'s operation are not shown on its page (restricted to some readers); the relay calls no other server in their place`);
   const declared = page.servers.filter((s) => /^https?:/i.test(s));
   const where = `${target.origin}${target.pathname}`;
   if (declared.length === 0) throw new RelayError(403, "target_not_allowed", `the spec declares no absolute server URL for ${pagePath}; the relay calls nothing else`);

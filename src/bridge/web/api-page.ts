@@ -66,7 +66,8 @@ export function operationHtml(input: OperationHtmlInput, headingLevel: 1 | 2 = 1
   const noteAt = out.length;
   if (op.deprecated) out.push(`<p class="deprecated">Deprecated.</p>`);
   if (op.description !== undefined) out.push(`<div class="description">${prose(op.description)}</div>`);
-  if (op.kind === "operation" && op.servers.length > 0) out.push(`<p class="meta">Base URL${op.servers.length > 1 ? "s" : ""}: ${op.servers.map((s) => `<code>${esc(s)}</code>`).join(", ")}</p>`);
+  if (op.kind === "operation" && op.serversNotShown === true) out.push(`<p class="meta">Base URL: ${SERVERS_NOT_SHOWN_VALUE}</p>`);
+  else if (op.kind === "operation" && op.servers.length > 0) out.push(`<p class="meta">Base URL${op.servers.length > 1 ? "s" : ""}: ${op.servers.map((s) => `<code>${esc(s)}</code>`).join(", ")}</p>`);
   out.push(`<p class="meta">Playground: ${esc(describePlayground(playground))}</p>`);
   if (op.kind === "operation") out.push(playgroundHtml(input, nodes));
 

@@ -95,6 +95,8 @@ export interface ApiOperation {
   readonly securityNotShown?: true;
   /** Base URLs, operation-level servers first, variables filled with their defaults. */
   readonly servers: readonly string[];
+  /** The servers it is on are left out of this copy of the spec (`security-not-shown.ts`); `servers` is then empty. */
+  readonly serversNotShown?: true;
   /** `x-hidden: true`: a page exists, but generated navigation leaves it out. */
   readonly hidden: boolean;
   /** `x-excluded: true`: no page at all. */

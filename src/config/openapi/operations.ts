@@ -16,7 +16,7 @@ import { pointerSegment, type SchemaProblem } from "./validate-openapi.js";
 import { readPageMeta, UNMATCHABLE_GROUP } from "../page-meta.js";
 import { lookalikeKeys } from "../rule-key-fold.js";
 import { codeSamplesKey, readCodeSamples, readFlag } from "./operation-extensions.js";
-import { securityNotShown } from "./security-not-shown.js";
+import { securityNotShown, serversNotShown } from "./security-not-shown.js";
 
 type Obj = Record<string, unknown>;
 
@@ -34,6 +34,7 @@ function str(v: unknown): string | undefined {
  */
 export function readOperations(doc: Obj, problems: readonly SchemaProblem[], locate: (pointer: string) => TextPosition | undefined = () => undefined): ApiOperation[] {
   const docServers = readServers(doc.servers);
+  const docServersNotShown = serversNotShown(doc);
   const schemes = isObj(doc.components) && isObj(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   const docSecurity = doc.security;
   const docSecurityNotShown = securityNotShown(doc);
@@ -56,6 +57,7 @@ export function readOperations(doc: Obj, problems: readonly SchemaProblem[], loc
           pointer,
           ...problemsIn(problems, itemPointer, pointer, locate),
           docServers,
+          docServersNotShown,
           schemes,
           docSecurity,
           docSecurityNotShown,
@@ -82,6 +84,7 @@ export function readOperations(doc: Obj, problems: readonly SchemaProblem[], loc
           pointer,
           ...problemsIn(problems, itemPointer, pointer, locate),
           docServers: [],
+          docServersNotShown: false,
           schemes,
           docSecurity: undefined,
           docSecurityNotShown: false,
@@ -122,6 +125,8 @@ interface OpInput {
   problems: string[];
   problemAt?: TextPosition;
   docServers: string[];
+  /** The document's `servers` were all left out of this copy (`security-not-shown.ts`). */
+  docServersNotShown: boolean;
   schemes: Obj;
   docSecurity: unknown;
   /** The document's `security` named only schemes this copy leaves out (`security-not-shown.ts`). */
@@ -131,8 +136,11 @@ interface OpInput {
 function readOperation(i: OpInput): ApiOperation {
   const { op, item } = i;
   const params = mergeParameters(item.parameters, op.parameters);
-  const servers = readServers(op.servers);
-  const itemServers = readServers(item.servers);
+  // The operation's own list, else its path item's, else the document's. A list every server of
+  // which this copy leaves out is written as a marker (`security-not-shown.ts`): the search stops
+  // there, as at the list it was; read on, the operation would be on servers never declared for it.
+  const own = [op, item].find((o) => serversNotShown(o) || readServers(o.servers).length > 0);
+  const notShown = own !== undefined ? serversNotShown(own) : i.docServersNotShown;
   const extension = withItemRule(readExtension(op), readExtension(item)?.metadata);
   const requestBody = isObj(op.requestBody)
     ? {
@@ -159,7 +167,8 @@ function readOperation(i: OpInput): ApiOperation {
     responses: readResponses(op.responses),
     security: readSecurity(op.security !== undefined ? op.security : i.docSecurity, i.schemes),
     ...(securityNotShown(op) || (op.security === undefined && i.docSecurityNotShown) ? { securityNotShown: true as const } : {}),
-    servers: servers.length > 0 ? servers : itemServers.length > 0 ? itemServers : i.docServers,
+    servers: notShown ? [] : own !== undefined ? readServers(own.servers) : i.docServers,
+    ...(notShown ? { serversNotShown: true as const } : {}),
     // `x-mint.metadata.hidden` is the page's front matter `hidden`: out of navigation as `x-hidden`.
     // A string "true"/"yes" reads as true (`readFlag`), with a warning (`operationExtensionWarnings`).
     hidden: readFlag(op["x-hidden"]) || (extension?.metadata !== undefined && readPageMeta(extension.metadata).hidden),

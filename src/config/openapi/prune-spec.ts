@@ -33,9 +33,10 @@ export interface SpecPrune {
   readonly deletions: readonly Segments[];
   /**
    * Those of `deletions` that are `security` lists every requirement of which named a removed
-   * scheme, or AsyncAPI channel `servers` lists every entry of which named a removed server: the
-   * value writes each as the marker of `security-not-shown.ts` (neither public nor inheriting the
-   * document's; not on every server), and so must the text.
+   * scheme, AsyncAPI channel `servers` lists every entry of which named a removed server, or
+   * OpenAPI `servers` lists every server of which was removed: the value writes each as the
+   * marker of `security-not-shown.ts` (neither public nor inheriting the document's; not on
+   * every server, nor on the path item's or document's), and so must the text.
    */
   readonly notShown: readonly Segments[];
   /** The document without them (shares untouched subtrees with the input). */
@@ -385,8 +386,8 @@ class Pruner {
     this.removeRefsIntoRemoved();
     if (this.deleted.size > before) this.collapseEmptied();
     const deletions = outermost([...this.deleted.values()]);
-    // Only the collapse deletes a whole `security` (or channel `servers`) list: every entry of it went.
-    const notShown = deletions.filter((d) => (d.at(-1) === "security" || (this.asyncapi && marksWhenEmptied(d))) && Array.isArray(this.at(d)) && (this.at(d) as unknown[]).length > 0 && isObj(this.at(d.slice(0, -1))));
+    // Only the collapse deletes a whole `security` or `servers` list (`marksWhenEmptied`): every entry of it went.
+    const notShown = deletions.filter((d) => marksWhenEmptied(d) && Array.isArray(this.at(d)) && (this.at(d) as unknown[]).length > 0 && isObj(this.at(d.slice(0, -1))));
     const value = applyDeletions(this.doc, deletions) as Obj;
     markSecurityNotShown(value, notShown);
     return { deletions, notShown, value };

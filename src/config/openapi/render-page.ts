@@ -254,7 +254,8 @@ function renderOperationBody(spec: ApiSpec, op: ApiOperation, ctx: RenderContext
   if (op.kind === "operation") {
     // Each server an entry of the page's budget: a spec's servers are listed on each of its pages.
     const servers = listEntries(op.servers, inlineCode, nodes);
-    if (op.servers.length === 1) out.push(`**Base URL:** ${listText(servers)}`);
+    if (op.serversNotShown === true) out.push(`**Base URL:** ${SERVERS_NOT_SHOWN_VALUE}`);
+    else if (op.servers.length === 1) out.push(`**Base URL:** ${listText(servers)}`);
     else if (op.servers.length > 1) out.push(`**Base URLs:** ${listText(servers)}`);
   }
   const auth = describeAuth(op);

@@ -1,3 +1,5 @@
+import { HTTP_METHODS } from "./model.js";
+
 /**
  * What a copy of a spec says where every requirement of a `security` list named a scheme the
  * copy leaves out (a scheme restricted by a stray rule, `namesOfRemoved`). Neither of the two
@@ -12,30 +14,48 @@ export const SECURITY_NOT_SHOWN_KEY = "x-svc-security";
 export const SECURITY_NOT_SHOWN_VALUE = "required (not shown)";
 
 /**
- * The same for an AsyncAPI channel's `servers` list every entry of which named a server the copy
- * leaves out: a channel with no `servers` is on every server, which it is not. Its page says
- * `**Servers:** not shown`.
+ * The same for a `servers` list every entry of which the copy leaves out. An AsyncAPI channel's
+ * (each entry named a server a stray rule restricts): a channel with no `servers` is on every
+ * server, which it is not; its page says `**Servers:** not shown`. An OpenAPI operation's, path
+ * item's or document's (each entry was a server a stray rule restricts): an operation with no
+ * `servers` is on its path item's, else the document's, which the author never declared for it
+ * (adversary round 65 F2: its page named the document's server and the relay sent there); its
+ * page says `**Base URL:** not shown` and the relay sends nothing in its name.
  */
 export const SERVERS_NOT_SHOWN_KEY = "x-svc-servers";
 export const SERVERS_NOT_SHOWN_VALUE = "not shown";
 
-/** The marker that writes the emptied list at `place` (`[..., "security"]` or `["channels", id, "servers"]`). */
+/** The marker that writes the emptied list at `place` (`[..., "security"]` or `[..., "servers"]`, `marksWhenEmptied`). */
 export function notShownMarker(place: Segments): { key: string; value: string } {
   return place.at(-1) === "servers" ? { key: SERVERS_NOT_SHOWN_KEY, value: SERVERS_NOT_SHOWN_VALUE } : { key: SECURITY_NOT_SHOWN_KEY, value: SECURITY_NOT_SHOWN_VALUE };
 }
 
-/** Whether `place` is a list written as a marker when emptied: a `security` list, or a channel's `servers`. */
+/**
+ * Whether `place` is a list written as a marker when emptied: a `security` list, an AsyncAPI
+ * channel's `servers`, or an OpenAPI `servers` list an operation reads (the document's, a path
+ * item's or an operation's, also under `webhooks` and `components.pathItems`). An AsyncAPI
+ * document's `servers` is a map, not a list: callers hold the place to a list.
+ */
 export function marksWhenEmptied(place: Segments): boolean {
-  return place.at(-1) === "security" || (place.length === 3 && place[0] === "channels" && place[2] === "servers");
+  if (place.at(-1) === "security") return true;
+  if (place.at(-1) !== "servers") return false;
+  if (place.length === 1 || (place.length === 3 && place[0] === "channels")) return true;
+  // Where the path item is: `paths.<path>`, `webhooks.<name>`, `components.pathItems.<name>`.
+  const item = place[0] === "components" ? (place[1] === "pathItems" ? 3 : -1) : place[0] === "paths" || place[0] === "webhooks" ? 2 : -1;
+  if (item < 0) return false;
+  return place.length === item + 1 || (place.length === item + 2 && OPERATION_KEYS.has(String(place[item])));
 }
+
+/** The keys of a path item that hold an operation. */
+const OPERATION_KEYS: ReadonlySet<string> = new Set(HTTP_METHODS.map((m) => m.toLowerCase()));
 
 type Obj = Record<string, unknown>;
 type Segments = readonly (string | number)[];
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Whether a channel carries the servers marker. */
-export function serversNotShown(channel: Obj): boolean {
-  return channel.servers === undefined && channel[SERVERS_NOT_SHOWN_KEY] === SERVERS_NOT_SHOWN_VALUE;
+/** Whether an object (an AsyncAPI channel; an OpenAPI document, path item or operation) carries the servers marker. */
+export function serversNotShown(holder: Obj): boolean {
+  return holder.servers === undefined && holder[SERVERS_NOT_SHOWN_KEY] === SERVERS_NOT_SHOWN_VALUE;
 }
 
 /** Whether an object (an operation, a document) carries the marker. */
@@ -44,7 +64,7 @@ export function securityNotShown(holder: Obj): boolean {
 }
 
 /**
- * The `security` lists (their places, `[..., "security"]`) and channel `servers` lists
+ * The `security` lists (their places, `[..., "security"]`) and `servers` lists
  * (`marksWhenEmptied`) that `deletions` empty entry by entry:
  * each of their indices is deleted. Deletions of a whole list are not counted here (the pruner
  * collapses its own; see `prune-spec.ts`).
@@ -70,7 +90,7 @@ export function emptiedSecurityLists(doc: Obj, deletions: readonly Segments[]): 
 /**
  * Write the marker into `value` (the document after `applyDeletions`, which rebuilt every object
  * on the way to a deletion, so these are its own) for each emptied list in `places`, each a
- * `[..., "security"]` or `["channels", id, "servers"]` whose holder is kept.
+ * `[..., "security"]` or `[..., "servers"]` (`marksWhenEmptied`) whose holder is kept.
  */
 export function markSecurityNotShown(value: Obj, places: readonly Segments[]): void {
   for (const place of places) {
