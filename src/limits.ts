@@ -979,9 +979,10 @@ export const LIMITS = {
      *  the two stays for callers with nothing rendering. The preview (one person) keeps none. */
     renderReserve: 1,
     /**
-     * Render starts the pool counts back (`FairQueue`'s `recentStarts`): callers who started
-     * fewer pages among the last 256 go first, and one who started more than half as many as a
-     * caller rendering now may not take the reserve. Twenty addresses each keeping one slow
+     * Render starts the pool counts back (`FairQueue`'s `recentStarts`): callers who sent less
+     * text to render in the last 256 starts go first, and one who sent more than half as much as
+     * a caller rendering now may not take the reserve (weighed by text since adversary round 65
+     * F3: by pages, a reader's four small ones outweighed a flooder's three 40x40 tables). Twenty addresses each keeping one slow
      * first render in flight (adversary round 51 F3) start one page in twenty each, level (12
      * or 13 of 256): none of them takes the reserve, and a newcomer's page, or that of a reader
      * who rendered at most half as many, starts at once. Over 256 starts, because it takes

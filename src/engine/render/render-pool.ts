@@ -70,11 +70,13 @@ interface Slot {
  * with its worker and a `RenderUnavailable`, which the route answers as a 503 page.
  *
  * Pages wait in per-caller queues served in turn (`FairQueue`, as the shell pool's calls): one
- * caller holds at most `maxHeldPerCaller` pages; the caller who started fewest pages among the
- * pool's last `LIMITS.preview.renderRecentStarts` goes first; and one already rendering, or who
- * started more than half as many of those as a caller rendering now, never takes the last
+ * caller holds at most `maxHeldPerCaller` pages; the caller who sent the least text to render
+ * in the pool's last `LIMITS.preview.renderRecentStarts` starts goes first; and one already
+ * rendering, or who sent more than half as much as a caller rendering now, never takes the last
  * `reserveWorkers`, so a reader opening a page finds a worker while others' slow pages render,
- * also when many addresses each keep one in flight (adversary round 51 F3).
+ * also when many addresses each keep one in flight (adversary round 51 F3) and when a few flood
+ * it with the heaviest pages (round 65 F3: counted in pages, a reader's four small ones were
+ * "more" than their two or three each).
  * Workers start as pages need them and stop after `idleMs` idle, all but one. They never keep
  * the process alive: a request waiting for one does.
  */
@@ -124,6 +126,8 @@ export class RenderPool {
       rememberedCallers: defaults.renderRememberedCallers,
       // ... and one passed over by 8 goes next: a stream of never-seen addresses, each having started none, went before it for good (adversary round 52 F5).
       passedOverAtMost: defaults.renderPassedOver,
+      // Compared by the text they sent to render, not by pages: a reader's few small pages weigh less than one flooded table page (adversary round 65 F3).
+      weight: jobWeight,
     });
   }
 
@@ -342,6 +346,29 @@ export class RenderPool {
     worker.on("exit", () => this.died(slot));
     this.slots.push(slot);
   }
+}
+
+/**
+ * What a render costs whatever its text, in characters of text: a page of 14 characters took
+ * 1.4 ms to render, what ~130 characters of prose cost (prose 95 characters a millisecond, code
+ * 143, a 40x40 table 39; `renderMdx` in one thread, loaded 2-core machine, 2026-12-07). Without
+ * it, one page of a long name outweighed three of a short one.
+ */
+const RENDER_FIXED_CHARS = 128;
+
+/**
+ * What a render is expected to cost, counted before it runs: the characters it parses (the page's
+ * text, or an API page's descriptions) and a page's fixed cost. Parsing is about linear in the
+ * text the markup scans let through (`LIMITS.markup`), so a caller's share of the workers lately
+ * is the text it sent: a reader's page of a few KB weighs a tenth of a page of 40x40 table cells.
+ * Never timed: the same on any machine.
+ */
+function jobWeight(job: Job): number {
+  const work = job.work;
+  if ("source" in work) return RENDER_FIXED_CHARS + work.source.length;
+  let n = RENDER_FIXED_CHARS;
+  for (const text of work.markdown) n += text.length;
+  return n;
 }
 
 function shutDown(): RenderUnavailable {

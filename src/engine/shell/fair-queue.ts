@@ -68,10 +68,10 @@ export interface CallerBounds<T = unknown> {
   readonly elsewhere?: (caller: string) => number;
   /**
    * Starts remembered (`RecentStarts`), counted, never timed; none by default. With it, callers
-   * are served by fewest items started among the last `recentStarts` starts, then by whose last
-   * start is oldest (never started first), and a caller with more than half as many of those
-   * starts as a caller running now leaves `reserve` free as one running does (`tookMore`): the
-   * reserve is for callers who took little lately.
+   * are served by least work started among the last `recentStarts` starts (items, or their
+   * `weight`), then by whose last start is oldest (never started first), and a caller with more
+   * than half as much of that work as a caller running now leaves `reserve` free as one running
+   * does (`tookMore`): the reserve is for callers who took little lately.
    * Without it, callers with nothing running were alike however much they had just run, so
    * twenty addresses each keeping one slow render in flight took every worker in turn, in order
    * of arrival, ahead of a reader's page (adversary round 51 F3). It holds against as many
@@ -79,6 +79,16 @@ export interface CallerBounds<T = unknown> {
    * started less.
    */
   readonly recentStarts?: number;
+  /**
+   * With `recentStarts`: what an item is expected to cost, counted from the item before it runs
+   * (never timed), so that callers are compared by the work they started lately, not by how many
+   * items: 1 each by default. Counting items alone, a reader who opened four small pages had
+   * "started more" than four addresses each flooding the render pool with pages of 40x40 tables
+   * (each had started two or three in the time, each taking seconds), so the reader left the
+   * kept worker free for them and its page waited for one of theirs to end: 2-8 s against
+   * 10-50 ms idle (adversary round 65 F3).
+   */
+  readonly weight?: (item: T) => number;
   /** With `recentStarts`: callers whose last start is remembered (least recently started forgotten first). */
   readonly rememberedCallers?: number;
   /**
@@ -218,8 +228,8 @@ export class FairQueue<T> {
     this.runningCallers.add(pick);
     this.runningNow++;
     entry.lastTurn = ++this.turns;
-    this.recent?.started(pick);
     const item = entry.queue.shift() as T;
+    this.recent?.started(pick, this.bounds.weight?.(item) ?? 1);
     if (entry.queue.length > 0) entry.since = ++this.arrivals;
     return { caller: pick, item };
   }
@@ -377,10 +387,10 @@ export class FairQueue<T> {
   }
 
   /**
-   * With `recentStarts`: whether the caller started items lately, and more than half as many as
-   * some caller running now, so it leaves the reserve free as one running does. A caller that
-   * started none, or at most half as many as each caller holding a place, took clearly less
-   * than they lately and may take the reserve. Half, not "fewer": callers keeping one item in
+   * With `recentStarts`: whether the caller started items lately, and more than half as much
+   * work (items, or their `weight`) as some caller running now, so it leaves the reserve free as
+   * one running does. A caller that started none, or at most half as much as each caller
+   * holding a place, took clearly less than they lately and may take the reserve. Half, not "fewer": callers keeping one item in
    * flight each are kept level by serving the fewest first, yet at any start, the oldest start
    * leaving the count, one of them is one start lighter than another (20 addresses: 12 or 13
    * of 256 starts each), and "fewer" let that one take the reserve.
