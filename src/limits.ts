@@ -941,6 +941,15 @@ export const LIMITS = {
     /** Failed sign-ins per account per hour before the login page refuses for the rest of the
      *  hour: far above a person's typos, far below what guessing a password needs. */
     maxFailedLoginsPerHour: 20,
+    /** Password checks (scrypt) running at once over every sign-in form (`PasswordTurns`): Node
+     *  runs them on its pool of four I/O threads, which also reads files; one at a time leaves
+     *  three to the reads and a core to everything else, and still checks 10-20 sign-ins a
+     *  second, more than people sign in to a docs site (adversary round 66 F1). */
+    passwordChecksAtOnce: 1,
+    /** Sign-ins one caller (an address) may have being checked or waiting at once; one more is
+     *  answered 429. Callers take turns, so one caller's many wait for their own, not others';
+     *  this only bounds what one holds (a few people behind one NAT stay far under it). */
+    passwordChecksPerCaller: 64,
     /** Largest client metadata document read (CIMD). The draft suggests 5 KB: a document names a
      *  client, a few URLs and redirect URIs; anything bigger is not one, or is meant to tire us. */
     maxMetadataDocumentBytes: 5 * 1024,

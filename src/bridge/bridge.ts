@@ -11,6 +11,8 @@ import type { DocsRuntime } from "../engine/runtime.js";
 import type { CallerTurns } from "../engine/search/caller-turns.js";
 import { LIMITS } from "../limits.js";
 import { SignedInCallers } from "./signed-in-callers.js";
+import { PasswordTurns } from "./auth/password-turns.js";
+import { callerAddress } from "./middleware/caller-address.js";
 import { handleAuthorize } from "./auth/authorize-endpoint.js";
 import { clientDirectory } from "./auth/store-client-directory.js";
 import { type DocumentFetchOptions, documentFetcher } from "./auth/metadata-document-fetch.js";
@@ -49,6 +51,8 @@ export interface BridgeServices {
   readonly limits: RateLimits;
   /** Who a request's client is (its address, `--trust-proxy` applied): callers share the shell fairly. */
   readonly clientIp: (c: Context) => string;
+  /** The sign-in forms' password checks (the site's sign-in shares them with the MCP one). */
+  readonly passwordTurns: PasswordTurns;
   /**
    * Routes that check a browser's `Origin` themselves, by a rule of their own (the feedback
    * widgets take any origin, the sign-in forms only this one): the bridge's Origin check then
@@ -77,6 +81,8 @@ export interface BridgeOptions {
   readonly rateLimits?: RateLimits;
   /** Where the hourly counters live; an in-process `FixedWindowLimiter` when not given. */
   readonly limiter?: RateLimiter;
+  /** The sign-in forms' password checks (`PasswordTurns`; new ones with the default bounds when not given). */
+  readonly passwordTurns?: PasswordTurns;
   /** Milliseconds since the epoch (rate-limit windows, session idle time). */
   readonly now?: () => number;
   readonly log?: (message: string) => void;
@@ -164,6 +170,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     version,
     signedIn: new SignedInCallers(LIMITS.bridge.rememberedSignedIn, LIMITS.bridge.signedInForMs, now),
     quietStreams: new QuietStreams(LIMITS.bridge.maxQuietStreams),
+    passwordTurns: options.passwordTurns ?? new PasswordTurns(),
   };
   const endpoint = new McpEndpoint(deps, options.sharedSessions, options.directToolCalls ?? true, options.holdLimits, options.observeBatch, options.listenPlaces);
   const app = new Hono<BridgeEnv>();
@@ -192,7 +199,7 @@ export function createBridge(options: BridgeOptions): Bridge {
   app.all(PATHS.register, post((c) => handleRegistration(deps, c.req.raw)));
   app.all(PATHS.revoke, post((c) => handleRevocation(deps, c.req.raw)));
   app.all(PATHS.authorize, (c) =>
-    c.req.method === "GET" || c.req.method === "POST" ? handleAuthorize(deps, c.req.raw, urlsFor(deps, c)) : methodNotAllowed(c, "GET, POST"),
+    c.req.method === "GET" || c.req.method === "POST" ? handleAuthorize(deps, c.req.raw, urlsFor(deps, c), callerAddress(clientIp(deps, c))) : methodNotAllowed(c, "GET, POST"),
   );
   // Nothing else lives under the OAuth prefix: an unknown path there is ours to answer.
   app.all(`${PATHS.oauth}/*`, (c) => errorForPath(c.req.path, 404, "not_found", `no OAuth endpoint at ${c.req.path}`));
@@ -215,6 +222,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     limiter: deps.limiter,
     limits,
     clientIp: (c) => clientIp(deps, c),
+    passwordTurns: deps.passwordTurns,
     ownOriginRule: (rule) => ownRules.push(rule),
   };
   for (const extra of options.extraRoutes ?? []) {

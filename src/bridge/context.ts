@@ -1,3 +1,4 @@
+import type { PasswordTurns } from "./auth/password-turns.js";
 import type { ServerResponse } from "node:http";
 import type { QuietStreams } from "./quiet-streams.js";
 import type { PlaygroundApps } from "../mcp/ui-extension.js";
@@ -35,6 +36,8 @@ export interface BridgeDeps {
   readonly signedIn: SignedInCallers;
   /** Open listen streams by caller: bounded, and shed for newcomers when the connections are full (`QuietStreams`). */
   readonly quietStreams: QuietStreams;
+  /** The sign-in forms' password checks, a few at a time, callers in turn (`PasswordTurns`). */
+  readonly passwordTurns: PasswordTurns;
 }
 
 /** The Hono environment: `@hono/node-server` passes the Node request as `incoming`. */

@@ -263,10 +263,10 @@ export function siteRoutes(deps: SiteRoutesDeps): ExtraRoutes[] {
         }),
       ),
     // Last: its catch-all answers the repository's media, and pages for `Accept: text/html`.
-    (app, { limiter, limits, clientIp, ownOriginRule }) => {
+    (app, { limiter, limits, clientIp, passwordTurns, ownOriginRule }) => {
       ownOriginRule(isSignInForm);
       const turns = deps.turns === undefined ? {} : { media: newSiteMediaState(deps.turns.media), previewTurns: deps.turns.preview };
-      app.route("/", createWebApp({ runtime, state, sessions, limiter, limits, clientIp, projectId, publicUrl, log, ...turns }));
+      app.route("/", createWebApp({ runtime, state, sessions, limiter, limits, clientIp, passwordTurns, projectId, publicUrl, log, ...turns }));
     },
   ];
 }

@@ -1,6 +1,7 @@
 import { LIMITS } from "../../limits.js";
 import type { RegisteredClient } from "../../store/state/state-store.js";
 import type { BridgeDeps } from "../context.js";
+import { SIGN_INS_IN_PROGRESS } from "./password-turns.js";
 import type { BridgeUrls } from "../urls.js";
 import { checkResource, grantedScope } from "./scope-and-resource.js";
 import { type OAuthParams, parseParams, readForm } from "./form.js";
@@ -30,7 +31,7 @@ interface ValidRequest {
  * RFC 6749 4.1.2.1: while the client or its redirect URI is in doubt, errors are shown on a page
  * and never redirected; once both are sound, errors go back to the tool as query parameters.
  */
-export async function handleAuthorize(deps: BridgeDeps, request: Request, urls: BridgeUrls): Promise<Response> {
+export async function handleAuthorize(deps: BridgeDeps, request: Request, urls: BridgeUrls, caller: string): Promise<Response> {
   const siteName = deps.runtime.site.config.name;
   let params: OAuthParams;
   try {
@@ -59,7 +60,13 @@ export async function handleAuthorize(deps: BridgeDeps, request: Request, urls: 
     const minutes = Math.ceil(attempt.retryAfterSec / 60);
     return loginPage(429, { ...pageInput, username, error: `Too many failed sign-ins for this account. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` });
   }
-  const user = await deps.state.verifyUser(username, password);
+  const verified = await deps.passwordTurns.run(caller, () => deps.state.verifyUser(username, password));
+  if (verified === undefined) {
+    // Not checked, so no failed attempt of the account's.
+    await deps.limiter.refund([charge]);
+    return loginPage(429, { ...pageInput, username, error: SIGN_INS_IN_PROGRESS });
+  }
+  const user = verified.value;
   if (user === undefined) return loginPage(401, { ...pageInput, username, error: "Wrong user name or password." });
   await deps.limiter.refund([charge]);
   const code = await deps.state.createAuthCode({

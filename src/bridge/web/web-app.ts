@@ -9,6 +9,7 @@ import { bearerReaderOf } from "../auth/bearer.js";
 import { readForm } from "../auth/form.js";
 import { siteSignInPage } from "../auth/login-page.js";
 import { OAuthError } from "../auth/oauth-errors.js";
+import { PasswordTurns, SIGN_INS_IN_PROGRESS } from "../auth/password-turns.js";
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "../middleware/rate-limit.js";
 import { clientIp } from "../context.js";
 import { callerAddress } from "../middleware/caller-address.js";
@@ -57,6 +58,8 @@ export interface WebAppDeps {
   readonly media?: SiteMediaState;
   /** Each caller's turns for preview searches and agent views (`previewCallTurns` when absent). */
   readonly previewTurns?: MediaTurnKeeper;
+  /** The sign-in forms' password checks (the bridge's, shared with the MCP sign-in; new ones when absent). */
+  readonly passwordTurns?: PasswordTurns;
 }
 
 /**
@@ -91,6 +94,8 @@ export function createWebApp(deps: WebAppDeps): Hono {
   const contextOf = siteContextOf(state, sessions, deps.publicUrl);
   const secure = (request: Request): boolean => (deps.publicUrl ?? request.url).startsWith("https:");
   const app = new Hono();
+  const callerOf = deps.clientIp ?? ((c: Context) => clientIp({ trustProxy: false }, c));
+  const passwordTurns = deps.passwordTurns ?? new PasswordTurns();
 
   app.get(`${ASSETS_PATH}/:name`, async (c, next) => {
     const name = c.req.param("name");
@@ -124,7 +129,13 @@ export function createWebApp(deps: WebAppDeps): Hono {
       const minutes = Math.ceil(attempt.retryAfterSec / 60);
       return siteSignInPage(429, { siteName, returnTo, username, error: `Too many failed sign-ins for this account. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.` });
     }
-    const user = await state.verifyUser(username, password);
+    const verified = await passwordTurns.run(callerAddress(callerOf(c)), () => state.verifyUser(username, password));
+    if (verified === undefined) {
+      // Not checked, so no failed attempt of the account's.
+      await deps.limiter.refund([charge]);
+      return siteSignInPage(429, { siteName, returnTo, username, error: SIGN_INS_IN_PROGRESS });
+    }
+    const user = verified.value;
     if (user === undefined) return siteSignInPage(401, { siteName, returnTo, username, error: "Wrong user name or password." });
     await deps.limiter.refund([charge]);
     deps.log?.(`signed in ${user.name} on the site`);
@@ -146,7 +157,6 @@ export function createWebApp(deps: WebAppDeps): Hono {
       pages = undefined;
       throw error;
     }));
-  const callerOf = deps.clientIp ?? ((c: Context) => clientIp({ trustProxy: false }, c));
   mountPreviewApi(app, { runtime, contextOf, limiter: deps.limiter, limits: deps.limits ?? DEFAULT_RATE_LIMITS, clientIp: callerOf, ...(deps.previewTurns !== undefined ? { turns: deps.previewTurns } : {}) });
 
   const mediaState = deps.media ?? newSiteMediaState();
