@@ -127,8 +127,11 @@ export function mountPreviewApi(app: Hono, deps: PreviewApiDeps): ReloadStreams 
 
   app.get(PREVIEW_PATHS.agent, (c) =>
     inTurn(c, async (caller) => {
+      const path = c.req.query("page");
+      // No `page` (or one written as `page[]`, which is another key): not the home page by default (adversary round 66).
+      if (path === undefined) return apiErrorResponse(400, "invalid_request", "page: required: the path of the page to show, e.g. ?page=/quickstart");
       const context = await docsContext(c);
-      const page = readablePageAt(context, c.req.query("page") ?? "");
+      const page = readablePageAt(context, path);
       // A page the reader may not read answers exactly as one that does not exist.
       if (page === undefined) return apiErrorResponse(404, "not_found", "no such page");
       const refused = await charge(c, caller, "filesystem");
