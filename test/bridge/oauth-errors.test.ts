@@ -455,6 +455,13 @@ describe("client registration (RFC 7591)", () => {
       "invalid_redirect_uri",
       `redirect URI ${JSON.stringify(uri)} is not written in its standard form; write it as ${canonical}`,
     ]),
+    // A stray % the URL serializer keeps as written (adversary round 66).
+    ...(["http://127.0.0.1:1/%ZZ", "http://127.0.0.1/cb?x=100%", "http://127.0.0.1/a%2"] as const).map((uri): [string, unknown, string, string] => [
+      `the URI ${uri} with a stray %`,
+      { redirect_uris: [uri] },
+      "invalid_redirect_uri",
+      `redirect URI "${uri}" holds a % not followed by two hex digits (RFC 3986 2.1); write a literal % as %25`,
+    ]),
     ["the client_credentials grant", { redirect_uris: [LOOPBACK_REDIRECT], grant_types: ["client_credentials"] }, "invalid_client_metadata", "grant_types.0: only authorization_code and refresh_token are allowed"],
     ["an unknown auth method", { redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: "private_key_jwt" }, "invalid_client_metadata", "token_endpoint_auth_method: must be none, client_secret_basic or client_secret_post"],
     ["another scope", { redirect_uris: [LOOPBACK_REDIRECT], scope: "admin" }, "invalid_client_metadata", "scope: the only scope is mcp:search"],
@@ -481,6 +488,17 @@ describe("client registration (RFC 7591)", () => {
       `a client_name holding ${what}`,
       { redirect_uris: [LOOPBACK_REDIRECT], client_name: name },
       `client_name: holds U+${code}, a control or invisible formatting character; a client's name is shown at sign-in as it is written, and such characters can make it read as another name`,
+    ]),
+    // Half a surrogate pair (adversary round 66).
+    ...(
+      [
+        ["a lone high surrogate", "Claude\ud800", "D800"],
+        ["a lone low surrogate", "\udc00Claude", "DC00"],
+      ] as const
+    ).map(([what, name, code]): [string, unknown, string] => [
+      `a client_name holding ${what}`,
+      { redirect_uris: [LOOPBACK_REDIRECT], client_name: name },
+      `client_name: holds U+${code}, half of a UTF-16 surrogate pair without its other half, which is no character`,
     ]),
     ...(["client_uri", "logo_uri", "policy_uri", "tos_uri"] as const).flatMap((member): [string, unknown, string][] =>
       ["javascript:alert(1)", "data:text/html,x", "//example.com", "ftp://example.com/"].map((uri) => [`${member} ${uri}`, { redirect_uris: [LOOPBACK_REDIRECT], [member]: uri }, `${member}: must be an http or https URL`]),

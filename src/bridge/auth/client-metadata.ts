@@ -22,8 +22,17 @@ const text = (max: number) => z.string({ error: "must be a string" }).max(max, {
  */
 const HIDDEN_CHARACTER = /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/u;
 
+/** A high surrogate not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** A client's name, shown at sign-in: refused when it holds a character that hides or reorders text. */
 const clientName = text(200).superRefine((name, ctx) => {
+  // Half of a UTF-16 pair is no character: the page would show it as U+FFFD (adversary round 66).
+  const lone = LONE_SURROGATE.exec(name);
+  if (lone !== null) {
+    ctx.addIssue({ code: "custom", message: `holds U+${(lone[0].codePointAt(0) ?? 0).toString(16).toUpperCase()}, half of a UTF-16 surrogate pair without its other half, which is no character` });
+    return;
+  }
   const hidden = HIDDEN_CHARACTER.exec(name);
   if (hidden === null) return;
   const code = (hidden[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");

@@ -108,6 +108,8 @@ export function checkRedirectUriForm(redirectUri: string): Checked<URL> {
   if (redirectUri !== canonical && !(url.pathname === "/" && url.search === "" && `${redirectUri}/` === canonical)) {
     return { ok: false, error: `redirect URI ${JSON.stringify(redirectUri)} is not written in its standard form; write it as ${canonical}` };
   }
+  // The WHATWG serializer keeps a stray `%` as written; RFC 3986 2.1 allows one only before two hex digits, and a tool's parser may refuse or read it otherwise (adversary round 66).
+  if (/%(?![0-9A-Fa-f]{2})/.test(redirectUri)) return { ok: false, error: `redirect URI "${redirectUri}" holds a % not followed by two hex digits (RFC 3986 2.1); write a literal % as %25` };
   // RFC 6749 3.1.2: the redirection endpoint URI MUST NOT include a fragment.
   if (redirectUri.includes("#")) return { ok: false, error: `redirect URI "${redirectUri}" must not contain a fragment` };
   if (url.username !== "" || url.password !== "") return { ok: false, error: `redirect URI "${redirectUri}" must not contain a user name or password` };
