@@ -1,10 +1,11 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import type { LookupAddress } from "node:dns";
 import { request as httpsRequest } from "node:https";
 import { isIP, type Socket } from "node:net";
 import { connect as tlsConnect, type TLSSocket } from "node:tls";
 import { LIMITS } from "../../limits.js";
 import { isLocalHost, specialAddress } from "../middleware/address-policy.js";
 import type { LookupAll } from "../playground/relay.js";
+import { resolverLookup } from "./resolver-lookup.js";
 
 /**
  * Fetching a client metadata document (CIMD) without becoming a way into the network we sit in
@@ -23,7 +24,7 @@ import type { LookupAll } from "../playground/relay.js";
 export type Dial = (target: { readonly address: string; readonly family: number; readonly port: number; readonly servername: string }) => TLSSocket;
 
 export interface DocumentFetchOptions {
-  /** DNS (`dns.lookup` with `all: true` by default). */
+  /** DNS (by default the DNS servers asked directly, never on Node's I/O threads: `resolverLookup`). */
   readonly lookup?: LookupAll;
   readonly dial?: Dial;
   readonly timeoutMs?: number;
@@ -48,9 +49,6 @@ export class DocumentFetchError extends Error {
 
 export type DocumentFetcher = (url: URL) => Promise<FetchedDocument>;
 
-const defaultLookup: LookupAll = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
-
 const defaultDial: Dial = ({ address, port, servername }) => tlsConnect({ host: address, port, servername, ALPNProtocols: ["http/1.1"] });
 
 /** JSON, or a more specific JSON type (`application/<something>+json`), as the draft allows. */
@@ -58,9 +56,9 @@ const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /** A fetcher of client metadata documents under the rules above. */
 export function documentFetcher(options: DocumentFetchOptions): DocumentFetcher {
-  const lookup = options.lookup ?? defaultLookup;
-  const dial = options.dial ?? defaultDial;
   const timeoutMs = options.timeoutMs ?? LIMITS.oauth.metadataDocumentTimeoutMs;
+  const lookup = options.lookup ?? resolverLookup(timeoutMs);
+  const dial = options.dial ?? defaultDial;
   const maxBytes = options.maxBytes ?? LIMITS.oauth.maxMetadataDocumentBytes;
   return async (url) => {
     if (url.protocol !== "https:") throw new DocumentFetchError(`it is not an https URL`);
