@@ -95,7 +95,7 @@ describe("client metadata documents' DNS", () => {
     const lookup = resolverLookup(200, servers);
     const failed = await lookup("never.slow.example").then(
       () => "resolved",
-      (error: NodeJS.ErrnoException) => `${error.code} ${error.hostname}`,
+      (error: NodeJS.ErrnoException & { hostname?: string }) => `${error.code} ${error.hostname}`,
     );
     expect(failed).toBe("ETIMEOUT never.slow.example");
     held.splice(0);

@@ -7,6 +7,7 @@ import { workerExecArgv } from "../shell/worker-exec-argv.js";
 import type { RenderedMdx, RenderOptions } from "./render-mdx.js";
 import type { FromRenderWorker, RenderEnd, RenderEvent, RenderWorkerData, ToRenderWorker } from "./render-protocol.js";
 import { RenderUnavailable } from "./render-unavailable.js";
+import { renderWeight } from "./render-weight.js";
 
 export interface RenderPoolOptions {
   /** Workers at most (default `LIMITS.preview.renderWorkers`). */
@@ -70,9 +71,9 @@ interface Slot {
  * with its worker and a `RenderUnavailable`, which the route answers as a 503 page.
  *
  * Pages wait in per-caller queues served in turn (`FairQueue`, as the shell pool's calls): one
- * caller holds at most `maxHeldPerCaller` pages; the caller who sent the least text to render
- * in the pool's last `LIMITS.preview.renderRecentStarts` starts goes first; and one already
- * rendering, or who sent more than half as much as a caller rendering now, never takes the last
+ * caller holds at most `maxHeldPerCaller` pages; the caller who sent the least to render (its
+ * pages' expected cost, `renderWeight`) in the pool's last `LIMITS.preview.renderRecentStarts`
+ * starts goes first; and one already rendering, or who sent more than half as much as a caller rendering now, never takes the last
  * `reserveWorkers`, so a reader opening a page finds a worker while others' slow pages render,
  * also when many addresses each keep one in flight (adversary round 51 F3) and when a few flood
  * it with the heaviest pages (round 65 F3: counted in pages, a reader's four small ones were
@@ -126,7 +127,7 @@ export class RenderPool {
       rememberedCallers: defaults.renderRememberedCallers,
       // ... and one passed over by 8 goes next: a stream of never-seen addresses, each having started none, went before it for good (adversary round 52 F5).
       passedOverAtMost: defaults.renderPassedOver,
-      // Compared by the text they sent to render, not by pages: a reader's few small pages weigh less than one flooded table page (adversary round 65 F3).
+      // Compared by what they sent to render (text and its costly markup), not by pages: a reader's few small pages weigh less than one flooded table page (adversary rounds 65 F3, 67 F1).
       weight: jobWeight,
     });
   }
@@ -348,27 +349,10 @@ export class RenderPool {
   }
 }
 
-/**
- * What a render costs whatever its text, in characters of text: a page of 14 characters took
- * 1.4 ms to render, what ~130 characters of prose cost (prose 95 characters a millisecond, code
- * 143, a 40x40 table 39; `renderMdx` in one thread, loaded 2-core machine, 2026-12-07). Without
- * it, one page of a long name outweighed three of a short one.
- */
-const RENDER_FIXED_CHARS = 128;
-
-/**
- * What a render is expected to cost, counted before it runs: the characters it parses (the page's
- * text, or an API page's descriptions) and a page's fixed cost. Parsing is about linear in the
- * text the markup scans let through (`LIMITS.markup`), so a caller's share of the workers lately
- * is the text it sent: a reader's page of a few KB weighs a tenth of a page of 40x40 table cells.
- * Never timed: the same on any machine.
- */
+/** What a render is expected to cost, counted from its text before it runs (`renderWeight`). */
 function jobWeight(job: Job): number {
   const work = job.work;
-  if ("source" in work) return RENDER_FIXED_CHARS + work.source.length;
-  let n = RENDER_FIXED_CHARS;
-  for (const text of work.markdown) n += text.length;
-  return n;
+  return renderWeight("source" in work ? [work.source] : work.markdown);
 }
 
 function shutDown(): RenderUnavailable {
